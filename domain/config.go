@@ -1,0 +1,90 @@
+package domain
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Transport is how Switchboard talks to a server.
+type Transport string
+
+const (
+	TransportStdio Transport = "stdio"
+	TransportHTTP  Transport = "http"
+	TransportSSE   Transport = "sse"
+)
+
+// Defaults for Switchboard's own per-server keys.
+const (
+	DefaultKeepAlive      = 30 * time.Second
+	DefaultConnectTimeout = 30 * time.Second
+)
+
+// ServerConfig is one resolved server entry: variables expanded, transport
+// decided and defaults applied, so the supervisor never re-reads settings.
+type ServerConfig struct {
+	Name      string
+	Source    string // the settings file the entry came from; empty for the built-in demo
+	Transport Transport
+
+	Command string
+	Args    []string
+	Env     map[string]string
+	Cwd     string
+
+	URL     string
+	Headers map[string]string
+
+	Disabled       bool
+	AutoReconnect  bool
+	KeepAlive      time.Duration
+	ConnectTimeout time.Duration
+}
+
+// Target is the redacted command line or URL shown to users, so that a
+// token passed in an argument or a query string never reaches the screen.
+func (c ServerConfig) Target() string {
+	r := c.Redactor()
+	if c.Transport == TransportStdio {
+		parts := make([]string, 0, len(c.Args)+1)
+		parts = append(parts, quoteArg(c.Command))
+		for _, a := range c.Args {
+			parts = append(parts, quoteArg(a))
+		}
+		return r.Redact(strings.Join(parts, " "))
+	}
+	return r.Redact(c.URL)
+}
+
+// Redactor returns the redactor that hides this server's configured secrets:
+// its env values and header values.
+func (c ServerConfig) Redactor() Redactor {
+	secrets := make([]string, 0, len(c.Env)+len(c.Headers))
+	for _, v := range c.Env {
+		secrets = append(secrets, v)
+	}
+	for _, v := range c.Headers {
+		secrets = append(secrets, v)
+	}
+	return NewRedactor(secrets...)
+}
+
+func quoteArg(s string) string {
+	if s == "" {
+		return `""`
+	}
+	if strings.ContainsAny(s, " \t\"'") {
+		return fmt.Sprintf("%q", s)
+	}
+	return s
+}
+
+// connectTimeout is the handshake deadline; an unset one means the default
+// rather than an already expired deadline.
+func (c ServerConfig) connectTimeout() time.Duration {
+	if c.ConnectTimeout <= 0 {
+		return DefaultConnectTimeout
+	}
+	return c.ConnectTimeout
+}

@@ -1,0 +1,97 @@
+package domain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Errors the core returns; handlers map each to an HTTP status and a message.
+var (
+	ErrNotFound       = errors.New("server not found")
+	ErrServerDisabled = errors.New("server is disabled")
+	ErrClosed         = errors.New("supervisor closed")
+)
+
+// ErrorCategory says why a connection failed, which decides whether the
+// supervisor retries on its own.
+type ErrorCategory string
+
+const (
+	CategoryTimeout  ErrorCategory = "timeout"
+	CategoryRefused  ErrorCategory = "refused"
+	CategoryDNS      ErrorCategory = "dns"
+	CategoryExited   ErrorCategory = "exited"
+	CategoryProtocol ErrorCategory = "protocol"
+	CategorySession  ErrorCategory = "session"
+	CategoryTLS      ErrorCategory = "tls"
+	CategoryAuth     ErrorCategory = "auth"
+	CategoryConfig   ErrorCategory = "config"
+)
+
+// Transient reports whether an error of this category may go away by
+// itself, so that retrying with backoff is worth it. TLS, auth and config
+// errors need a person to change something first.
+func (c ErrorCategory) Transient() bool {
+	switch c {
+	case CategoryTLS, CategoryAuth, CategoryConfig:
+		return false
+	}
+	return true
+}
+
+// ConnError is a categorized connection failure. Adapters return it so the
+// supervisor can decide on retries without knowing any transport.
+type ConnError struct {
+	Category   ErrorCategory
+	ExitCode   int      // for CategoryExited; -1 when the process was killed by a signal
+	StderrTail []string // last lines the process wrote, for CategoryExited
+	Err        error
+}
+
+func (e *ConnError) Error() string {
+	var b strings.Builder
+	switch e.Category {
+	case CategoryExited:
+		if e.ExitCode >= 0 {
+			fmt.Fprintf(&b, "exited (code %d)", e.ExitCode)
+		} else {
+			b.WriteString("exited (killed)")
+		}
+		if e.Err != nil && !errors.Is(e.Err, errProcessExited) {
+			fmt.Fprintf(&b, ": %v", e.Err)
+		}
+		if n := len(e.StderrTail); n > 0 {
+			fmt.Fprintf(&b, ": %s", strings.Join(e.StderrTail, " | "))
+		}
+	default:
+		b.WriteString(string(e.Category))
+		if e.Err != nil {
+			fmt.Fprintf(&b, ": %v", e.Err)
+		}
+	}
+	return b.String()
+}
+
+func (e *ConnError) Unwrap() error { return e.Err }
+
+// errProcessExited marks an exit error that carries nothing beyond the code.
+var errProcessExited = errors.New("process exited")
+
+// ErrProcessExited is the cause adapters use when a process ended without
+// any further explanation than its exit code.
+var ErrProcessExited = errProcessExited
+
+// Categorize returns the category of err: the one an adapter attached, a
+// timeout for a deadline, and protocol for anything unexplained.
+func Categorize(err error) ErrorCategory {
+	var ce *ConnError
+	if errors.As(err, &ce) {
+		return ce.Category
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return CategoryTimeout
+	}
+	return CategoryProtocol
+}

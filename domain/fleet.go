@@ -1,0 +1,207 @@
+package domain
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+)
+
+// FleetOptions configures a Fleet: the supervisor options shared by every
+// server, plus the settings editor used by Remove.
+type FleetOptions struct {
+	SupervisorOptions
+	Editor SettingsEditor // nil: Remove only forgets the server
+}
+
+// Fleet is every supervised server of one scope. It is the API the
+// handlers call: attach, restart, disable, enable, remove, read.
+type Fleet struct {
+	opts   FleetOptions
+	mu     sync.Mutex // guards sups and closed
+	sups   map[string]*supervisor
+	closed bool
+}
+
+// NewFleet returns an empty fleet.
+func NewFleet(opts FleetOptions) *Fleet {
+	opts.SupervisorOptions = opts.SupervisorOptions.withDefaults()
+	return &Fleet{opts: opts, sups: map[string]*supervisor{}}
+}
+
+// Hub returns the hub every supervisor of the fleet reports to.
+func (f *Fleet) Hub() *Hub { return f.opts.Hub }
+
+// Attach starts supervising every server in cfgs that is not supervised
+// yet, restoring what the store remembers (a disabled server stays
+// disabled across restarts).
+func (f *Fleet) Attach(ctx context.Context, cfgs []ServerConfig) error {
+	records := map[string]ServerRecord{}
+	if f.opts.Store != nil {
+		var err error
+		if records, err = f.opts.Store.ServerRecords(ctx, f.opts.Scope); err != nil {
+			return fmt.Errorf("attach: load server records: %w", err)
+		}
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed {
+		return ErrClosed
+	}
+	for _, cfg := range cfgs {
+		if _, ok := f.sups[cfg.Name]; ok {
+			continue
+		}
+		var rec *ServerRecord
+		if r, ok := records[cfg.Name]; ok {
+			rec = &r
+		}
+		f.sups[cfg.Name] = startSupervisor(f.opts.SupervisorOptions, cfg, rec)
+	}
+	return nil
+}
+
+// Names returns the supervised server names, sorted.
+func (f *Fleet) Names() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	names := make([]string, 0, len(f.sups))
+	for n := range f.sups {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func (f *Fleet) get(name string) (*supervisor, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	s, ok := f.sups[name]
+	if !ok {
+		return nil, fmt.Errorf("server %q: %w", name, ErrNotFound)
+	}
+	return s, nil
+}
+
+// Status returns the newest snapshot of one server.
+func (f *Fleet) Status(name string) (Status, error) {
+	if _, err := f.get(name); err != nil {
+		return Status{}, err
+	}
+	st, ok := f.opts.Hub.Get(name)
+	if !ok {
+		return Status{}, fmt.Errorf("server %q: %w", name, ErrNotFound)
+	}
+	return st, nil
+}
+
+// Restart disconnects gracefully and attaches again.
+func (f *Fleet) Restart(ctx context.Context, name string) (Status, error) {
+	return f.command(ctx, name, cmdRestart)
+}
+
+// Disable stops the server and every retry; it stays disabled across restarts.
+func (f *Fleet) Disable(ctx context.Context, name string) (Status, error) {
+	return f.command(ctx, name, cmdDisable)
+}
+
+// Enable lifts a manual or automatic disable and connects.
+func (f *Fleet) Enable(ctx context.Context, name string) (Status, error) {
+	return f.command(ctx, name, cmdEnable)
+}
+
+func (f *Fleet) command(ctx context.Context, name string, kind commandKind) (Status, error) {
+	s, err := f.get(name)
+	if err != nil {
+		return Status{}, err
+	}
+	return s.send(ctx, kind)
+}
+
+// Capabilities returns the last lists loaded from the server; they stay
+// available while it is disconnected or disabled.
+func (f *Fleet) Capabilities(name string) (Capabilities, error) {
+	s, err := f.get(name)
+	if err != nil {
+		return Capabilities{}, err
+	}
+	return s.capabilities(), nil
+}
+
+// Stderr returns the server's recent stderr lines, newest last, redacted.
+func (f *Fleet) Stderr(name string) ([]string, error) {
+	s, err := f.get(name)
+	if err != nil {
+		return nil, err
+	}
+	return s.config().Redactor().RedactAll(s.stderr.Lines()), nil
+}
+
+// Remove disconnects the server, deletes its entry from the settings file
+// it came from and purges its stored state. The file is edited first so
+// that a failure there leaves everything as it was.
+func (f *Fleet) Remove(ctx context.Context, name string) error {
+	s, err := f.get(name)
+	if err != nil {
+		return err
+	}
+	cfg := s.config()
+	if cfg.Source != "" && f.opts.Editor != nil {
+		if err := f.opts.Editor.RemoveServer(ctx, cfg.Source, name); err != nil {
+			return fmt.Errorf("remove %s: %w", name, err)
+		}
+	}
+	if err := f.detach(ctx, name); err != nil {
+		return err
+	}
+	if f.opts.Store != nil {
+		if err := f.opts.Store.PurgeServer(ctx, f.opts.Scope, name); err != nil {
+			return fmt.Errorf("remove %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// detach disposes one supervisor and waits until its process is gone.
+func (f *Fleet) detach(ctx context.Context, name string) error {
+	f.mu.Lock()
+	s, ok := f.sups[name]
+	delete(f.sups, name)
+	f.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("server %q: %w", name, ErrNotFound)
+	}
+	if _, err := s.send(ctx, cmdDispose); err != nil {
+		return fmt.Errorf("detach %s: %w", name, err)
+	}
+	select {
+	case <-s.done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("detach %s: %w", name, ctx.Err())
+	}
+}
+
+// Close disposes every supervisor and waits for their processes to end or
+// ctx to expire.
+func (f *Fleet) Close(ctx context.Context) error {
+	f.mu.Lock()
+	f.closed = true
+	names := make([]string, 0, len(f.sups))
+	for n := range f.sups {
+		names = append(names, n)
+	}
+	f.mu.Unlock()
+	var wg sync.WaitGroup
+	errs := make([]error, len(names))
+	for i, n := range names {
+		wg.Go(func() { errs[i] = f.detach(ctx, n) })
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

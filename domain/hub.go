@@ -1,0 +1,130 @@
+package domain
+
+import (
+	"context"
+	"sort"
+	"sync"
+)
+
+// Hub is the single place where the current status of every server lives
+// (seed 004): supervisors publish, the API and the dashboard read and
+// subscribe. Publishing never blocks, and a slow subscriber skips
+// intermediate snapshots but always ends on the newest one of each server.
+type Hub struct {
+	mu      sync.Mutex // guards every field below
+	seq     uint64
+	current map[string]Status
+	subs    map[*Subscription]struct{}
+}
+
+// NewHub returns an empty hub.
+func NewHub() *Hub {
+	return &Hub{current: map[string]Status{}, subs: map[*Subscription]struct{}{}}
+}
+
+// Publish stores s as the newest snapshot of its server, stamps its version
+// and hands it to every subscriber. A disposed snapshot removes the server
+// from List after it has been delivered.
+func (h *Hub) Publish(s Status) Status {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.seq++
+	s.Version = h.seq
+	if s.Phase == PhaseDisposed {
+		delete(h.current, s.ServerName)
+	} else {
+		h.current[s.ServerName] = s
+	}
+	for sub := range h.subs {
+		sub.offer(s)
+	}
+	return s
+}
+
+// List returns the newest snapshot of every server, sorted by name.
+func (h *Hub) List() []Status {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.listLocked()
+}
+
+func (h *Hub) listLocked() []Status {
+	out := make([]Status, 0, len(h.current))
+	for _, s := range h.current {
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ServerName < out[j].ServerName })
+	return out
+}
+
+// Get returns the newest snapshot of one server.
+func (h *Hub) Get(name string) (Status, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	s, ok := h.current[name]
+	return s, ok
+}
+
+// Subscribe returns a subscription whose first Next yields the full current
+// list, so a consumer that reconnects heals from any events it missed.
+func (h *Hub) Subscribe() *Subscription {
+	sub := &Subscription{hub: h, pending: map[string]Status{}, ready: make(chan struct{}, 1)}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, s := range h.listLocked() {
+		sub.offer(s)
+	}
+	h.subs[sub] = struct{}{}
+	return sub
+}
+
+// Subscription receives snapshots coalesced per server: at most one
+// pending snapshot per server, always the newest.
+type Subscription struct {
+	hub   *Hub
+	ready chan struct{} // holds a token while pending is non-empty
+
+	mu      sync.Mutex // guards pending
+	pending map[string]Status
+}
+
+func (s *Subscription) offer(st Status) {
+	s.mu.Lock()
+	s.pending[st.ServerName] = st
+	s.mu.Unlock()
+	select {
+	case s.ready <- struct{}{}:
+	default:
+	}
+}
+
+// Next waits for snapshots and returns every pending one, oldest version
+// first, or ctx's error.
+func (s *Subscription) Next(ctx context.Context) ([]Status, error) {
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-s.ready:
+		}
+		s.mu.Lock()
+		out := make([]Status, 0, len(s.pending))
+		for _, st := range s.pending {
+			out = append(out, st)
+		}
+		clear(s.pending)
+		s.mu.Unlock()
+		if len(out) == 0 {
+			continue
+		}
+		sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
+		return out, nil
+	}
+}
+
+// Close stops delivery; it is safe to call more than once.
+func (s *Subscription) Close() {
+	s.hub.mu.Lock()
+	delete(s.hub.subs, s)
+	s.hub.mu.Unlock()
+}

@@ -1,0 +1,67 @@
+package domain
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Redacted replaces every secret that Redact removes.
+const Redacted = "[REDACTED]"
+
+// minSecretLen keeps short, common values (such as "1" or "true") in env
+// maps from turning every occurrence of a digit into a redaction mark.
+const minSecretLen = 4
+
+var (
+	bearerRE   = regexp.MustCompile(`(?i)\b(bearer|basic|token)\s+[A-Za-z0-9\-._~+/]+=*`)
+	authHdrRE  = regexp.MustCompile(`(?i)\b(authorization|proxy-authorization|x-api-key|api-key|cookie)(["']?\s*[:=]\s*["']?)(?:(?:bearer|basic|token)\s+)?[^\s"',;]+`)
+	userinfoRE = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.\-]*://)[^/@\s]+@`)
+	queryRE    = regexp.MustCompile(`(?i)([?&](?:[a-z0-9_\-]*(?:token|key|secret|password|passwd|pwd|auth|sig|signature|credential|session)[a-z0-9_\-]*)=)[^&#\s"']+`)
+	flagRE     = regexp.MustCompile(`(?i)(--?(?:[a-z0-9\-]*(?:token|api-key|apikey|secret|password|passwd)[a-z0-9\-]*)(?:=|\s+))[^\s"']+`)
+)
+
+// Redactor removes secrets from text before it is shown, logged or stored
+// for display. It knows the generic shapes of secrets (bearer tokens,
+// Authorization headers, URL userinfo, secret-looking query values and
+// flags) plus the literal values a server's settings declared.
+type Redactor struct {
+	literals []string // longest first, so a secret that contains another is removed whole
+}
+
+// NewRedactor returns a Redactor that also removes each of the literal values.
+func NewRedactor(literals ...string) Redactor {
+	var kept []string
+	for _, l := range literals {
+		if len(l) >= minSecretLen {
+			kept = append(kept, l)
+		}
+	}
+	sort.Slice(kept, func(i, j int) bool { return len(kept[i]) > len(kept[j]) })
+	return Redactor{literals: kept}
+}
+
+// Redact returns s with every secret it recognizes replaced by Redacted.
+func (r Redactor) Redact(s string) string {
+	if s == "" {
+		return s
+	}
+	for _, l := range r.literals {
+		s = strings.ReplaceAll(s, l, Redacted)
+	}
+	s = userinfoRE.ReplaceAllString(s, "${1}"+Redacted+"@")
+	s = authHdrRE.ReplaceAllString(s, "${1}${2}"+Redacted)
+	s = bearerRE.ReplaceAllString(s, "${1} "+Redacted)
+	s = queryRE.ReplaceAllString(s, "${1}"+Redacted)
+	s = flagRE.ReplaceAllString(s, "${1}"+Redacted)
+	return s
+}
+
+// RedactAll redacts each line.
+func (r Redactor) RedactAll(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = r.Redact(l)
+	}
+	return out
+}

@@ -1,0 +1,52 @@
+package domain
+
+import "time"
+
+// Status is one snapshot of a server, as the supervisor last reported it.
+// Every error text in it is already redacted, so any consumer may show it.
+type Status struct {
+	ServerName string
+	Source     string
+	Transport  Transport
+	Target     string // redacted command line or URL
+
+	State          State
+	Phase          Phase
+	DisabledReason DisabledReason
+
+	Attempt     int // consecutive failures in the current outage; 0 while connected
+	MaxAttempts int // failures that auto-disable the server
+	Delay       time.Duration
+	NextRetryAt time.Time
+
+	Error         string // redacted; empty when there is no error
+	ErrorCategory ErrorCategory
+	ExitCode      *int
+	LastErrorAt   time.Time
+	Retryable     bool
+
+	ToolCount       int
+	ResourceCount   int
+	PromptCount     int
+	ConnectedAt     time.Time
+	LastSyncAt      time.Time
+	Latency         time.Duration
+	HasLatency      bool
+	ProtocolVersion string
+
+	// Version grows with every snapshot the hub accepts, across all servers,
+	// so it orders snapshots of one server and resumes event streams.
+	Version uint64
+}
+
+// clearError forgets every trace of the last failure. Connected snapshots
+// must never carry an old error (seed 000, R4.1).
+func (s *Status) clearError() {
+	s.Error = ""
+	s.ErrorCategory = ""
+	s.ExitCode = nil
+	s.LastErrorAt = time.Time{}
+	s.Retryable = false
+	s.Delay = 0
+	s.NextRetryAt = time.Time{}
+}

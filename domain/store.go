@@ -1,0 +1,30 @@
+package domain
+
+import (
+	"context"
+	"time"
+)
+
+// ServerRecord is what must survive a restart of Switchboard for one server.
+type ServerRecord struct {
+	Name           string
+	DisabledReason DisabledReason
+	UpdatedAt      time.Time
+}
+
+// Store persists server records per scope. The sqlite adapter implements it.
+type Store interface {
+	// ServerRecords returns every record of the scope, keyed by server name.
+	ServerRecords(ctx context.Context, scope Scope) (map[string]ServerRecord, error)
+	// SaveServerRecord inserts or replaces one record.
+	SaveServerRecord(ctx context.Context, scope Scope, rec ServerRecord) error
+	// PurgeServer deletes everything stored about one server.
+	PurgeServer(ctx context.Context, scope Scope, name string) error
+}
+
+// SettingsEditor changes the settings file a server came from.
+type SettingsEditor interface {
+	// RemoveServer deletes the named entry from the file at path, keeping
+	// everything else in it.
+	RemoveServer(ctx context.Context, path, name string) error
+}

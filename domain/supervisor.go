@@ -1,0 +1,460 @@
+package domain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// supervisor keeps one server connected. A single goroutine (run) owns all
+// connection state and is the only writer of the server's status, so no
+// two transitions can race and every published snapshot is consistent.
+// Slow work (connecting, probing, re-listing, closing) runs in helper
+// goroutines that report back to the loop.
+type supervisor struct {
+	opts   SupervisorOptions
+	cmds   chan command
+	quit   chan struct{} // closed when the loop stops accepting results
+	done   chan struct{} // closed when the loop and its helpers are gone
+	stderr *LineRing
+	work   sync.WaitGroup // helper goroutines
+
+	mu   sync.Mutex // guards caps and cfg for readers outside the loop
+	caps Capabilities
+	cfg  ServerConfig
+
+	// Everything below is owned by the loop goroutine.
+	redact      Redactor
+	st          Status
+	gen         int // identifies the current attempt or session; stale reports carry an older one
+	cancel      context.CancelFunc
+	session     Session
+	results     chan attemptResult
+	probes      chan probeResult
+	lists       chan listResult
+	retry       Timer
+	probe       Timer
+	debounce    Timer
+	probing     bool
+	dirty       map[ListKind]bool
+	consecutive int
+	failures    []time.Time // failure times within the auto-disable window
+	stderrMark  uint64
+}
+
+type commandKind int
+
+const (
+	cmdRestart commandKind = iota
+	cmdDisable
+	cmdEnable
+	cmdDispose
+)
+
+type command struct {
+	kind  commandKind
+	reply chan commandReply
+}
+
+type commandReply struct {
+	status Status
+	err    error
+}
+
+type attemptResult struct {
+	gen     int
+	session Session
+	caps    Capabilities
+	err     error
+}
+
+type probeResult struct {
+	gen     int
+	latency time.Duration
+	err     error
+}
+
+type listResult struct {
+	gen   int
+	kinds []ListKind
+	caps  Capabilities
+	err   error
+}
+
+// startSupervisor attaches cfg; rec is what was stored about the server.
+func startSupervisor(opts SupervisorOptions, cfg ServerConfig, rec *ServerRecord) *supervisor {
+	s := &supervisor{
+		opts:    opts,
+		cmds:    make(chan command),
+		quit:    make(chan struct{}),
+		done:    make(chan struct{}),
+		stderr:  NewLineRing(opts.StderrLines),
+		cfg:     cfg,
+		redact:  cfg.Redactor(),
+		results: make(chan attemptResult),
+		probes:  make(chan probeResult),
+		lists:   make(chan listResult),
+		dirty:   map[ListKind]bool{},
+	}
+	s.st = Status{
+		ServerName:  cfg.Name,
+		Source:      cfg.Source,
+		Transport:   cfg.Transport,
+		Target:      cfg.Target(),
+		MaxAttempts: opts.AutoDisable.Threshold,
+	}
+	reason := DisabledNone
+	switch {
+	case rec != nil:
+		reason = rec.DisabledReason
+	case cfg.Disabled:
+		reason = DisabledManual
+	}
+	if reason != DisabledNone {
+		s.st.DisabledReason = reason
+		s.transition(EvDisable)
+		if reason == DisabledAuto {
+			s.st.Phase = PhaseExhausted
+		}
+		s.publish()
+	} else {
+		s.connect(EvConnect)
+	}
+	go s.run()
+	return s
+}
+
+func (s *supervisor) run() {
+	defer func() {
+		s.work.Wait()
+		close(s.done)
+	}()
+	for {
+		select {
+		case c := <-s.cmds:
+			if s.handle(c) {
+				return
+			}
+		case r := <-s.results:
+			s.onAttempt(r)
+		case <-timerC(s.retry):
+			s.retry = nil
+			s.connect(EvConnect)
+		case <-timerC(s.probe):
+			s.probe = nil
+			s.startProbe()
+		case r := <-s.probes:
+			s.onProbe(r)
+		case <-sessionDone(s.session):
+			s.fail(s.session.Err())
+		case k, ok := <-sessionChanges(s.session):
+			if ok {
+				s.onChange(k)
+			}
+		case <-timerC(s.debounce):
+			s.debounce = nil
+			s.startRelist()
+		case r := <-s.lists:
+			s.onRelist(r)
+		}
+	}
+}
+
+// handle applies a person's command and reports whether the loop must end.
+func (s *supervisor) handle(c command) bool {
+	var err error
+	switch c.kind {
+	case cmdRestart:
+		if s.st.DisabledReason != DisabledNone {
+			err = fmt.Errorf("restart %s: %w", s.st.ServerName, ErrServerDisabled)
+			break
+		}
+		s.opts.Log.Info("server restart requested", "server", s.st.ServerName)
+		s.resetFailures()
+		s.connect(EvConnect)
+	case cmdDisable:
+		s.disable(DisabledManual)
+	case cmdEnable:
+		if s.st.DisabledReason == DisabledNone {
+			break // already enabled: nothing to do
+		}
+		s.st.DisabledReason = DisabledNone
+		s.persist()
+		s.resetFailures()
+		s.connect(EvEnable)
+	case cmdDispose:
+		s.stopAll()
+		s.transition(EvDispose)
+		s.publish()
+		close(s.quit)
+		c.reply <- commandReply{status: s.st}
+		return true
+	}
+	c.reply <- commandReply{status: s.st, err: err}
+	return false
+}
+
+// connect abandons whatever is in flight and starts a new attempt.
+func (s *supervisor) connect(ev Event) {
+	s.stopAll()
+	s.transition(ev)
+	s.gen++
+	gen := s.gen
+	s.mu.Lock()
+	cfg := s.cfg
+	s.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.connectTimeout())
+	s.cancel = cancel
+	s.stderrMark = s.stderr.Seq()
+	s.st.Delay = 0
+	s.st.NextRetryAt = time.Time{}
+	s.publish()
+	s.work.Go(func() {
+		defer cancel()
+		sess, err := s.opts.Connector.Connect(ctx, cfg, s.stderr)
+		var caps Capabilities
+		if err == nil {
+			caps, err = LoadAll(ctx, sess)
+			if err != nil {
+				err = fmt.Errorf("list capabilities: %w", err)
+				_ = sess.Close()
+				sess = nil
+			}
+		}
+		select {
+		case s.results <- attemptResult{gen: gen, session: sess, caps: caps, err: err}:
+		case <-s.quit:
+			if sess != nil {
+				_ = sess.Close()
+			}
+		}
+	})
+}
+
+func (s *supervisor) onAttempt(r attemptResult) {
+	if r.gen != s.gen {
+		if r.session != nil {
+			s.closeSession(r.session)
+		}
+		return
+	}
+	s.cancel = nil
+	if r.err != nil {
+		s.fail(r.err)
+		return
+	}
+	now := s.opts.Clock.Now()
+	s.session = r.session
+	s.setCaps(r.caps)
+	s.resetFailures()
+	s.transition(EvConnected)
+	s.st.clearError()
+	s.st.ConnectedAt = now
+	s.st.LastSyncAt = now
+	s.st.ProtocolVersion = r.session.ProtocolVersion()
+	s.st.HasLatency = false
+	s.st.Latency = 0
+	s.publish()
+	s.opts.Log.Info("server connected", "server", s.st.ServerName, "protocol", s.st.ProtocolVersion,
+		"tools", s.st.ToolCount, "resources", s.st.ResourceCount, "prompts", s.st.PromptCount)
+	s.armProbe()
+}
+
+// fail records a failure and decides between retrying, giving up and
+// auto-disabling.
+func (s *supervisor) fail(err error) {
+	if err == nil {
+		err = &ConnError{Category: CategoryProtocol, Err: errors.New("connection lost")}
+	}
+	s.stopAll()
+	now := s.opts.Clock.Now()
+	cat := Categorize(err)
+	var ce *ConnError
+	if errors.As(err, &ce) && ce.Category == CategoryExited && len(ce.StderrTail) == 0 {
+		ce.StderrTail = s.stderr.Since(s.stderrMark, 5)
+	}
+	s.consecutive++
+	s.failures = append(s.recentFailures(now), now)
+
+	s.st.Error = s.redact.Redact(err.Error())
+	s.st.ErrorCategory = cat
+	s.st.ExitCode = nil
+	if ce != nil && cat == CategoryExited {
+		code := ce.ExitCode
+		s.st.ExitCode = &code
+	}
+	s.st.LastErrorAt = now
+	s.st.Retryable = cat.Transient()
+	s.st.Attempt = s.consecutive
+	s.st.ConnectedAt = time.Time{}
+	s.st.HasLatency = false
+	s.st.Latency = 0
+
+	ad := s.opts.AutoDisable
+	s.mu.Lock()
+	auto := s.cfg.AutoReconnect
+	s.mu.Unlock()
+	switch {
+	case ad.Threshold > 0 && len(s.failures) >= ad.Threshold:
+		s.transition(EvAutoDisable)
+		s.st.DisabledReason = DisabledAuto
+		s.persist()
+		s.opts.Log.Warn("server auto-disabled", "server", s.st.ServerName, "failures", len(s.failures),
+			"window", ad.Window.String(), "error", s.st.Error)
+	case !cat.Transient() || !auto:
+		s.transition(EvGiveUp)
+		s.opts.Log.Warn("server failed, no automatic retry", "server", s.st.ServerName,
+			"category", string(cat), "error", s.st.Error)
+	default:
+		s.transition(EvFail)
+		s.st.Delay = s.opts.Backoff.Delay(s.consecutive-1, s.opts.Rand())
+		s.st.NextRetryAt = now.Add(s.st.Delay)
+		s.retry = s.opts.Clock.NewTimer(s.st.Delay)
+		s.opts.Log.Warn("server failed, retrying", "server", s.st.ServerName, "category", string(cat),
+			"attempt", s.consecutive, "retry_in", s.st.Delay.String(), "error", s.st.Error)
+	}
+	s.publish()
+}
+
+func (s *supervisor) recentFailures(now time.Time) []time.Time {
+	keep := s.failures[:0]
+	for _, t := range s.failures {
+		if now.Sub(t) < s.opts.AutoDisable.Window {
+			keep = append(keep, t)
+		}
+	}
+	return keep
+}
+
+func (s *supervisor) resetFailures() {
+	s.consecutive = 0
+	s.failures = nil
+	s.st.Attempt = 0
+}
+
+func (s *supervisor) disable(reason DisabledReason) {
+	s.stopAll()
+	s.transition(EvDisable)
+	s.st.DisabledReason = reason
+	s.st.clearError()
+	s.st.ConnectedAt = time.Time{}
+	s.st.HasLatency = false
+	s.resetFailures()
+	s.persist()
+	s.publish()
+	s.opts.Log.Info("server disabled", "server", s.st.ServerName, "reason", string(reason))
+}
+
+// stopAll cancels the attempt in flight, closes the session and stops
+// every timer, leaving the server idle.
+func (s *supervisor) stopAll() {
+	if s.cancel != nil {
+		s.cancel()
+		s.cancel = nil
+	}
+	s.gen++ // anything still running now reports a stale generation
+	if s.session != nil {
+		s.closeSession(s.session)
+		s.session = nil
+	}
+	for _, t := range []*Timer{&s.retry, &s.probe, &s.debounce} {
+		if *t != nil {
+			(*t).Stop()
+			*t = nil
+		}
+	}
+	s.probing = false
+	clear(s.dirty)
+}
+
+// closeSession closes in the background: a stdio server gets a grace
+// period to exit, and commands must not wait for it.
+func (s *supervisor) closeSession(sess Session) {
+	s.work.Go(func() { _ = sess.Close() })
+}
+
+func (s *supervisor) transition(ev Event) {
+	next, ok := Next(s.st.Phase, ev)
+	if !ok {
+		// The loop only fires events the table allows; reaching here is a bug
+		// worth seeing in the log rather than a silent wrong state.
+		s.opts.Log.Error("refused transition", "server", s.st.ServerName, "phase", string(s.st.Phase), "event", string(ev))
+		return
+	}
+	s.st.Phase = next
+}
+
+func (s *supervisor) publish() {
+	s.st.State = StateOf(s.st.Phase, s.st.DisabledReason)
+	s.st = s.opts.Hub.Publish(s.st)
+}
+
+func (s *supervisor) persist() {
+	if s.opts.Store == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	rec := ServerRecord{Name: s.st.ServerName, DisabledReason: s.st.DisabledReason, UpdatedAt: s.opts.Clock.Now()}
+	if err := s.opts.Store.SaveServerRecord(ctx, s.opts.Scope, rec); err != nil {
+		s.opts.Log.Error("save server state", "server", s.st.ServerName, "error", err)
+	}
+}
+
+func (s *supervisor) setCaps(c Capabilities) {
+	s.mu.Lock()
+	s.caps = c
+	s.mu.Unlock()
+	s.st.ToolCount = len(c.Tools)
+	s.st.ResourceCount = len(c.Resources)
+	s.st.PromptCount = len(c.Prompts)
+}
+
+func (s *supervisor) capabilities() Capabilities {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.caps
+}
+
+func (s *supervisor) config() ServerConfig {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cfg
+}
+
+// send delivers a command and waits for the loop's answer.
+func (s *supervisor) send(ctx context.Context, kind commandKind) (Status, error) {
+	c := command{kind: kind, reply: make(chan commandReply, 1)}
+	select {
+	case s.cmds <- c:
+	case <-s.quit:
+		return Status{}, ErrClosed
+	case <-ctx.Done():
+		return Status{}, ctx.Err()
+	}
+	r := <-c.reply
+	return r.status, r.err
+}
+
+func timerC(t Timer) <-chan time.Time {
+	if t == nil {
+		return nil
+	}
+	return t.C()
+}
+
+func sessionDone(s Session) <-chan struct{} {
+	if s == nil {
+		return nil
+	}
+	return s.Done()
+}
+
+func sessionChanges(s Session) <-chan ListKind {
+	if s == nil {
+		return nil
+	}
+	return s.Changes()
+}
