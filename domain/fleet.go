@@ -171,7 +171,9 @@ func (f *Fleet) detach(ctx context.Context, name string) error {
 	if !ok {
 		return fmt.Errorf("server %q: %w", name, ErrNotFound)
 	}
-	if _, err := s.send(ctx, cmdDispose); err != nil {
+	// Out of the map nobody else can reach s, so the dispose must not be
+	// abandoned; only the wait for its process below honours ctx.
+	if _, err := s.send(context.WithoutCancel(ctx), cmdDispose); err != nil {
 		return fmt.Errorf("detach %s: %w", name, err)
 	}
 	select {

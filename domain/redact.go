@@ -15,7 +15,7 @@ const minSecretLen = 4
 
 var (
 	bearerRE   = regexp.MustCompile(`(?i)\b(bearer|basic|token)\s+[A-Za-z0-9\-._~+/]+=*`)
-	authHdrRE  = regexp.MustCompile(`(?i)\b(authorization|proxy-authorization|x-api-key|api-key|cookie)(["']?\s*[:=]\s*["']?)(?:(?:bearer|basic|token)\s+)?[^\s"',;]+`)
+	authHdrRE  = regexp.MustCompile(`(?i)\b(authorization|proxy-authorization|x-api-key|api-key|cookie)(["']?\s*[:=]\s*["']?)(?:(?:bearer|basic|token)\s+)?[^\s"',;)]+`)
 	userinfoRE = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.\-]*://)[^/@\s]+@`)
 	queryRE    = regexp.MustCompile(`(?i)([?&](?:[a-z0-9_\-]*(?:token|key|secret|password|passwd|pwd|auth|sig|signature|credential|session)[a-z0-9_\-]*)=)[^&#\s"']+`)
 	flagRE     = regexp.MustCompile(`(?i)(--?(?:[a-z0-9\-]*(?:token|api-key|apikey|secret|password|passwd)[a-z0-9\-]*)(?:=|\s+))[^\s"']+`)

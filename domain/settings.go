@@ -96,6 +96,10 @@ func jsonError(path string, data []byte, err error) error {
 	case errors.As(err, &syn):
 		off = syn.Offset
 		msg = "invalid JSON: " + syn.Error()
+		// Offset counts the bad character itself; point at it, not past it.
+		if off > 0 && strings.HasPrefix(syn.Error(), "invalid character") {
+			off--
+		}
 	case errors.As(err, &typ):
 		off = typ.Offset
 	case errors.Is(err, errUnexpectedEnd):
@@ -115,6 +119,9 @@ func expand(s string, getenv func(string) string) string {
 // resolveEntry turns one entry into a ServerConfig, or returns the offset
 // within raw and a message saying what is wrong with it.
 func resolveEntry(e entry, raw []byte, getenv func(string) string) (ServerConfig, int64, string) {
+	if len(raw) == 0 || raw[0] != '{' {
+		return ServerConfig{}, 0, "the entry must be a JSON object"
+	}
 	var r rawServer
 	if err := json.Unmarshal(raw, &r); err != nil {
 		var typ *json.UnmarshalTypeError
@@ -186,7 +193,7 @@ func resolveEntry(e entry, raw []byte, getenv func(string) string) (ServerConfig
 		}
 	default:
 		if cfg.URL == "" {
-			return ServerConfig{}, 0, fmt.Sprintf(`a %s server needs "url"`, cfg.Transport)
+			return ServerConfig{}, 0, fmt.Sprintf(`an %s server needs "url"`, strings.ToUpper(string(cfg.Transport)))
 		}
 		u, err := url.Parse(cfg.URL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

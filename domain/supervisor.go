@@ -44,6 +44,10 @@ type supervisor struct {
 	stderrMark  uint64
 }
 
+// stderrTailLines is how much of a crashed process's stderr goes into its
+// error: enough for a panic message, short enough for a tooltip.
+const stderrTailLines = 3
+
 type commandKind int
 
 const (
@@ -273,7 +277,7 @@ func (s *supervisor) fail(err error) {
 	cat := Categorize(err)
 	var ce *ConnError
 	if errors.As(err, &ce) && ce.Category == CategoryExited && len(ce.StderrTail) == 0 {
-		ce.StderrTail = s.stderr.Since(s.stderrMark, 5)
+		ce.StderrTail = s.stderr.Since(s.stderrMark, stderrTailLines)
 	}
 	s.consecutive++
 	s.failures = append(s.recentFailures(now), now)

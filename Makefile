@@ -1,0 +1,50 @@
+# `make test` is the one test command: it installs what the tests need
+# (Debian's Chromium, the pinned npm packages), checks that generated files
+# are committed, then runs go vet, the race-enabled unit and integration
+# tests, and the browser end-to-end suite.
+
+SHELL := /bin/bash
+GO ?= go
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+CHROMIUM ?= $(shell command -v chromium 2>/dev/null || echo /usr/bin/chromium)
+
+.PHONY: test deps deps-apt deps-npm generate check-generated vet unit e2e bench run
+
+test: deps check-generated vet unit e2e
+
+deps: deps-apt deps-npm
+
+deps-apt:
+	@if [ ! -x "$(CHROMIUM)" ]; then \
+		echo "installing Debian's chromium"; \
+		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; \
+	fi
+
+deps-npm:
+	cd e2e && npm ci --no-audit --no-fund --loglevel=error
+
+generate:
+	$(GO) generate ./...
+
+check-generated: generate
+	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy and commit"; exit 1; }
+	@if [ -n "$$(git status --porcelain -- '*_templ.go')" ]; then \
+		git status --short -- '*_templ.go'; \
+		echo "generated *_templ.go files are stale: run go generate ./... and commit them"; exit 1; \
+	fi
+
+vet:
+	$(GO) vet ./...
+	$(GO) vet -tags e2e ./e2e/
+
+unit:
+	$(GO) test -race -count=1 ./...
+
+e2e:
+	CI=$${CI:-true} $(GO) test -tags e2e -count=1 -timeout 10m ./e2e/
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./domain/ ./handlers/
+
+run:
+	$(GO) run ./cmd/switchboard

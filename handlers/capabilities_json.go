@@ -1,0 +1,123 @@
+package handlers
+
+import (
+	"encoding/json"
+
+	"github.com/switchboard-mcp/switchboard/domain"
+)
+
+// CapabilitiesDTO is everything a server lists. Every list is an array,
+// never null, so clients can iterate without checks.
+type CapabilitiesDTO struct {
+	Tools             []ToolDTO             `json:"tools"`
+	Resources         []ResourceDTO         `json:"resources"`
+	ResourceTemplates []ResourceTemplateDTO `json:"resourceTemplates"`
+	Prompts           []PromptDTO           `json:"prompts"`
+}
+
+// ToolDTO is one tool with its schemas passed through untouched and the
+// risk tier the dashboard badges it with.
+type ToolDTO struct {
+	Name         string          `json:"name"`
+	Title        string          `json:"title"`
+	Description  string          `json:"description"`
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema"` // null when the tool declares none
+	Annotations  AnnotationsDTO  `json:"annotations"`
+	RiskTier     string          `json:"riskTier"`
+}
+
+// AnnotationsDTO keeps "not said" (null) apart from false, since the MCP
+// defaults differ per hint.
+type AnnotationsDTO struct {
+	Title           string `json:"title"`
+	ReadOnlyHint    *bool  `json:"readOnlyHint"`
+	DestructiveHint *bool  `json:"destructiveHint"`
+	IdempotentHint  *bool  `json:"idempotentHint"`
+	OpenWorldHint   *bool  `json:"openWorldHint"`
+}
+
+// ResourceDTO is one resource; Size is null when the server did not say.
+type ResourceDTO struct {
+	URI         string `json:"uri"`
+	Name        string `json:"name"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	MIMEType    string `json:"mimeType"`
+	Size        *int64 `json:"size"`
+}
+
+// ResourceTemplateDTO is one resource template.
+type ResourceTemplateDTO struct {
+	URITemplate string `json:"uriTemplate"`
+	Name        string `json:"name"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	MIMEType    string `json:"mimeType"`
+}
+
+// PromptDTO is one prompt with the arguments it accepts.
+type PromptDTO struct {
+	Name        string              `json:"name"`
+	Title       string              `json:"title"`
+	Description string              `json:"description"`
+	Arguments   []PromptArgumentDTO `json:"arguments"`
+}
+
+// PromptArgumentDTO is one argument of a prompt.
+type PromptArgumentDTO struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Required    bool   `json:"required"`
+}
+
+// CapabilitiesJSON converts a server's lists into their wire form.
+func CapabilitiesJSON(c domain.Capabilities) CapabilitiesDTO {
+	out := CapabilitiesDTO{
+		Tools:             make([]ToolDTO, len(c.Tools)),
+		Resources:         make([]ResourceDTO, len(c.Resources)),
+		ResourceTemplates: make([]ResourceTemplateDTO, len(c.ResourceTemplates)),
+		Prompts:           make([]PromptDTO, len(c.Prompts)),
+	}
+	for i, t := range c.Tools {
+		a := t.Annotations
+		out.Tools[i] = ToolDTO{
+			Name:         t.Name,
+			Title:        t.Title,
+			Description:  t.Description,
+			InputSchema:  rawJSON(t.InputSchema),
+			OutputSchema: rawJSON(t.OutputSchema),
+			Annotations: AnnotationsDTO{
+				Title:           a.Title,
+				ReadOnlyHint:    a.ReadOnlyHint,
+				DestructiveHint: a.DestructiveHint,
+				IdempotentHint:  a.IdempotentHint,
+				OpenWorldHint:   a.OpenWorldHint,
+			},
+			RiskTier: string(t.Risk()),
+		}
+	}
+	for i, r := range c.Resources {
+		out.Resources[i] = ResourceDTO{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType, Size: r.Size}
+	}
+	for i, r := range c.ResourceTemplates {
+		out.ResourceTemplates[i] = ResourceTemplateDTO{URITemplate: r.URITemplate, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType}
+	}
+	for i, p := range c.Prompts {
+		args := make([]PromptArgumentDTO, len(p.Arguments))
+		for j, a := range p.Arguments {
+			args[j] = PromptArgumentDTO{Name: a.Name, Description: a.Description, Required: a.Required}
+		}
+		out.Prompts[i] = PromptDTO{Name: p.Name, Title: p.Title, Description: p.Description, Arguments: args}
+	}
+	return out
+}
+
+// rawJSON passes a schema through, or null when it is missing or not
+// valid JSON: one broken schema must not fail the whole response.
+func rawJSON(b []byte) json.RawMessage {
+	if len(b) == 0 || !json.Valid(b) {
+		return nil
+	}
+	return json.RawMessage(b)
+}

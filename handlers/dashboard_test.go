@@ -1,0 +1,97 @@
+package handlers_test
+
+import (
+	"bytes"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"github.com/switchboard-mcp/switchboard/domain"
+	"github.com/switchboard-mcp/switchboard/handlers"
+	"github.com/switchboard-mcp/switchboard/views"
+)
+
+func TestDashboardRendersEveryServer(t *testing.T) {
+	f := newFixture(t, func(o *handlers.Options) { o.Demo = views.DemoProps{Active: true, SettingsPath: settingsPath} })
+	f.connect(t, stdio("alpha"), domain.Capabilities{Tools: []domain.Tool{{Name: "a"}, {Name: "b"}}})
+	f.attach(t, stdio("beta"))
+
+	status, body := f.do(t, http.MethodGet, handlers.PathDashboard, http.Header{"Accept-Language": {"en-US,en;q=0.8"}})
+	if status != http.StatusOK {
+		t.Fatalf("GET /: %d %s", status, body)
+	}
+	doc, err := goquery.NewDocumentFromReader(bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := doc.Find(`header [data-testid="status-chip"][data-server="alpha"] .chip-badge`).Text(); got != "2 tools" {
+		t.Errorf("alpha badge %q, want 2 tools", got)
+	}
+	if got, _ := doc.Find(`header [data-server="beta"]`).Attr("data-state"); got != "connecting" {
+		t.Errorf("beta state %q, want connecting", got)
+	}
+	if doc.Find(`[data-testid="demo-notice"]`).Length() != 1 {
+		t.Errorf("demo notice missing in demo mode")
+	}
+	href, _ := doc.Find(`link[rel="stylesheet"]`).Attr("href")
+	if href != handlers.PathStylesheet {
+		t.Errorf("stylesheet %q, want %q", href, handlers.PathStylesheet)
+	}
+}
+
+func TestDashboardHeaders(t *testing.T) {
+	f := newFixture(t)
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, f.srv.URL+handlers.PathDashboard, nil)
+	resp, err := f.srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	csp := resp.Header.Get("Content-Security-Policy")
+	for _, want := range []string{"script-src 'self'", "object-src 'none'", "base-uri 'none'"} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("CSP %q lacks %q", csp, want)
+		}
+	}
+	if strings.Contains(csp, "unsafe-inline") || strings.Contains(csp, "unsafe-eval") {
+		t.Errorf("CSP %q allows inline script or eval", csp)
+	}
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/html") {
+		t.Errorf("Content-Type %q, want text/html", ct)
+	}
+}
+
+func TestDashboardLanguage(t *testing.T) {
+	f := newFixture(t)
+	tests := []struct {
+		name   string
+		header http.Header
+		lang   string
+	}{
+		{"accept-language", http.Header{"Accept-Language": {"pt-BR,pt;q=0.9"}}, "pt-BR"},
+		{"cookie wins", http.Header{"Accept-Language": {"pt-BR"}, "Cookie": {"lang=zh-Hans"}}, "zh-Hans"},
+		{"unsupported falls back to English", http.Header{"Accept-Language": {"fr-FR"}}, "en"},
+	}
+	for _, tt := range tests {
+		_, body := f.do(t, http.MethodGet, handlers.PathDashboard, tt.header)
+		doc, _ := goquery.NewDocumentFromReader(bytes.NewReader(body))
+		if got, _ := doc.Find("html").Attr("lang"); got != tt.lang {
+			t.Errorf("%s: lang %q, want %q", tt.name, got, tt.lang)
+		}
+	}
+}
+
+func TestStaticFiles(t *testing.T) {
+	f := newFixture(t)
+	status, body := f.do(t, http.MethodGet, handlers.PathStylesheet, nil)
+	if status != http.StatusOK || !bytes.Contains(body, []byte("prefers-reduced-motion")) {
+		t.Errorf("stylesheet: %d, %d bytes; want 200 with the reduced-motion rules", status, len(body))
+	}
+	for _, p := range []string{handlers.PathStatic + "/nope.css", handlers.PathStatic + "/css/", handlers.PathStatic + "/../go.mod"} {
+		if status, _ := f.do(t, http.MethodGet, p, nil); status != http.StatusNotFound {
+			t.Errorf("GET %s: %d, want 404", p, status)
+		}
+	}
+}

@@ -1,0 +1,106 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/switchboard-mcp/switchboard/domain"
+)
+
+// ErrorDTO is the body of every failed request, so that clients parse one
+// shape whatever went wrong.
+type ErrorDTO struct {
+	Error ErrorDetailDTO `json:"error"`
+}
+
+// ErrorDetailDTO says what went wrong: Code is stable for programs,
+// Message is for people and never holds a secret.
+type ErrorDetailDTO struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// apiError is a failure a handler or middleware decided on itself, with
+// its response already known.
+type apiError struct {
+	status  int
+	code    string
+	message string
+}
+
+func (e *apiError) Error() string { return e.code + ": " + e.message }
+
+// internalMessage replaces the text of unexpected errors, whose wording may
+// carry paths or values nobody vetted for display.
+const internalMessage = "internal error; see the Switchboard log"
+
+// classify maps an error to its response. Domain errors arrive redacted,
+// so their text may be shown; anything unknown is hidden behind a generic
+// message.
+func classify(err error) apiError {
+	var ae *apiError
+	var se *domain.SettingsError
+	var he *echo.HTTPError
+	switch {
+	case errors.As(err, &ae):
+		return *ae
+	case errors.Is(err, domain.ErrNotFound):
+		return apiError{http.StatusNotFound, "not_found", err.Error()}
+	case errors.Is(err, domain.ErrServerDisabled):
+		return apiError{http.StatusConflict, "server_disabled", err.Error()}
+	case errors.Is(err, domain.ErrClosed):
+		return apiError{http.StatusServiceUnavailable, "shutting_down", "Switchboard is shutting down"}
+	case errors.As(err, &se):
+		return apiError{http.StatusUnprocessableEntity, "settings_invalid", se.Error()}
+	case errors.As(err, &he) && he.Code < http.StatusInternalServerError:
+		// Echo's own refusals: no route, wrong method, bad request.
+		return apiError{he.Code, statusCode(he.Code), http.StatusText(he.Code)}
+	}
+	return apiError{http.StatusInternalServerError, "internal", internalMessage}
+}
+
+// statusCode turns an HTTP status into a snake_case code such as
+// "method_not_allowed".
+func statusCode(status int) string {
+	return strings.ReplaceAll(strings.ToLower(http.StatusText(status)), " ", "_")
+}
+
+// renderError is the edge of every request that failed: it logs the real
+// error once and writes the JSON error shape.
+func renderError(log *slog.Logger) echo.HTTPErrorHandler {
+	return func(err error, c echo.Context) {
+		req := c.Request()
+		ctx := req.Context()
+		if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+			// The client went away; nobody is left to answer.
+			log.LogAttrs(ctx, slog.LevelDebug, "request canceled",
+				slog.String("method", req.Method), slog.String("path", req.URL.Path))
+			return
+		}
+		p := classify(err)
+		level := slog.LevelInfo
+		if p.status >= http.StatusInternalServerError {
+			level = slog.LevelError
+		}
+		log.LogAttrs(ctx, level, "request failed",
+			slog.String("method", req.Method),
+			slog.String("path", req.URL.Path),
+			slog.Int("status", p.status),
+			slog.String("code", p.code),
+			slog.Any("error", err))
+		if c.Response().Committed {
+			return
+		}
+		if req.Method == http.MethodHead {
+			_ = c.NoContent(p.status)
+			return
+		}
+		// A write error means the client is gone; there is no one to tell.
+		_ = c.JSON(p.status, ErrorDTO{Error: ErrorDetailDTO{Code: p.code, Message: p.message}})
+	}
+}

@@ -1,0 +1,100 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/switchboard-mcp/switchboard/domain"
+)
+
+// eventsAPI streams status snapshots as server-sent events.
+type eventsAPI struct {
+	hub       *domain.Hub
+	heartbeat time.Duration
+	done      <-chan struct{}
+}
+
+// sseEvent names the event carrying a status snapshot, for htmx's
+// sse-swap and EventSource listeners.
+const sseEvent = "status"
+
+var ping = []byte(": ping\n\n")
+
+// stream sends the full current list, then every change. It reads the
+// subscription in the request's own goroutine: the hub only ever stores
+// into the subscription, which coalesces per server, so a slow client
+// skips intermediate snapshots but never delays a publisher and always
+// ends on each server's newest state.
+func (a *eventsAPI) stream(c echo.Context) error {
+	ctx, cancel := context.WithCancel(c.Request().Context())
+	defer cancel()
+	if a.done != nil {
+		go func() {
+			select {
+			case <-a.done:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+	}
+
+	sub := a.hub.Subscribe()
+	defer sub.Close()
+
+	w := c.Response()
+	h := w.Header()
+	h.Set(echo.HeaderContentType, "text/event-stream")
+	h.Set(echo.HeaderCacheControl, "no-cache")
+	h.Set("X-Accel-Buffering", "no") // nginx would otherwise hold events back
+	w.WriteHeader(http.StatusOK)
+	w.Flush() // an empty fleet sends nothing at first; the client should still see the stream open
+
+	var buf []byte
+	for {
+		batch, err := a.next(ctx, sub)
+		if ctx.Err() != nil {
+			return nil
+		}
+		buf = buf[:0]
+		if err != nil { // nothing happened for a heartbeat
+			buf = append(buf, ping...)
+		}
+		for _, st := range batch {
+			if buf, err = appendEvent(buf, st); err != nil {
+				return err
+			}
+		}
+		if _, err := w.Write(buf); err != nil {
+			return nil // the client is gone
+		}
+		w.Flush()
+	}
+}
+
+// next waits at most one heartbeat for snapshots; the deadline error tells
+// the caller to ping.
+func (a *eventsAPI) next(ctx context.Context, sub *domain.Subscription) ([]domain.Status, error) {
+	ctx, cancel := context.WithTimeout(ctx, a.heartbeat)
+	defer cancel()
+	return sub.Next(ctx)
+}
+
+// appendEvent writes one snapshot as an event. The id is the hub version,
+// which orders snapshots of one server. JSON from encoding/json never
+// holds a raw newline, so one data line carries it whole.
+func appendEvent(buf []byte, st domain.Status) ([]byte, error) {
+	data, err := json.Marshal(StatusJSON(st))
+	if err != nil {
+		return buf, err
+	}
+	buf = append(buf, "event: "+sseEvent+"\nid: "...)
+	buf = strconv.AppendUint(buf, st.Version, 10)
+	buf = append(buf, "\ndata: "...)
+	buf = append(buf, data...)
+	return append(buf, "\n\n"...), nil
+}

@@ -1,0 +1,72 @@
+package handlers
+
+import (
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/switchboard-mcp/switchboard/domain"
+	"github.com/switchboard-mcp/switchboard/locales"
+	"github.com/switchboard-mcp/switchboard/views"
+)
+
+// DefaultHeartbeat keeps idle event streams alive through proxies that
+// close silent connections, without waking clients needlessly.
+const DefaultHeartbeat = 15 * time.Second
+
+// Options carries everything the handlers need from outside; the zero
+// value of each optional field has a sensible default.
+type Options struct {
+	Fleet     *domain.Fleet // required
+	Log       *slog.Logger  // nil discards
+	Heartbeat time.Duration // idle time before an event stream sends a ping; 0 means DefaultHeartbeat
+	// Done is closed at shutdown to end event streams, which would
+	// otherwise keep http.Server.Shutdown waiting forever.
+	Done <-chan struct{}
+	// AllowedHosts are the Host values, beside loopback names, that the
+	// server answers to: the listening host:port and the bare host.
+	AllowedHosts []string
+	// Catalog translates the dashboard; nil loads the embedded one.
+	Catalog *locales.Catalog
+	// Demo says whether the built-in demo servers are running, for the
+	// dashboard's notice.
+	Demo views.DemoProps
+}
+
+func (o Options) withDefaults() Options {
+	if o.Fleet == nil {
+		panic("handlers: Options.Fleet is nil")
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	if o.Catalog == nil {
+		c, err := locales.Load()
+		if err != nil {
+			panic(fmt.Sprintf("handlers: load the embedded message catalogues: %v", err))
+		}
+		o.Catalog = c
+	}
+	if o.Heartbeat <= 0 {
+		o.Heartbeat = DefaultHeartbeat
+	}
+	return o
+}
+
+// New returns the configured echo instance: routes, the JSON error
+// renderer and the host and origin guards. Echo's own loggers are routed
+// to opts.Log so that nothing is written to stdout, which the CLI owns.
+func New(opts Options) *echo.Echo {
+	opts = opts.withDefaults()
+	e := echo.New()
+	e.HideBanner = true
+	e.HidePort = true
+	e.Logger.SetOutput(slog.NewLogLogger(opts.Log.Handler(), slog.LevelError).Writer())
+	e.StdLogger = slog.NewLogLogger(opts.Log.Handler(), slog.LevelError)
+	e.HTTPErrorHandler = renderError(opts.Log)
+	e.Pre(guard(newHostPolicy(opts.AllowedHosts)))
+	register(e, opts)
+	return e
+}

@@ -1,0 +1,54 @@
+package handlers
+
+import (
+	"net/url"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+)
+
+// Every URL path Switchboard serves is spelled here once, so handlers,
+// tests and the CLI cannot drift apart.
+const (
+	PathHealth        = "/healthz"
+	PathServers       = "/api/v1/servers"
+	PathServer        = PathServers + "/:" + nameParam
+	PathServerRestart = PathServer + "/restart"
+	PathServerDisable = PathServer + "/disable"
+	PathServerEnable  = PathServer + "/enable"
+	PathEvents        = "/api/v1/events"
+
+	PathDashboard = "/"
+	PathStatic    = "/static"
+	// PathStylesheet is the dashboard's stylesheet inside PathStatic.
+	PathStylesheet = PathStatic + "/css/app.css"
+)
+
+const nameParam = "name"
+
+// ServerPath fills pattern's server name with name, escaped, so that a name
+// holding "/" or a space still reaches its own route.
+func ServerPath(pattern, name string) string {
+	return strings.Replace(pattern, ":"+nameParam, url.PathEscape(name), 1)
+}
+
+// register adds every route. It is the one route table of the binary.
+func register(e *echo.Echo, opts Options) {
+	servers := &serversAPI{fleet: opts.Fleet}
+	events := &eventsAPI{hub: opts.Fleet.Hub(), heartbeat: opts.Heartbeat, done: opts.Done}
+
+	e.GET(PathHealth, health)
+
+	e.GET(PathServers, servers.list)
+	e.GET(PathServer, servers.get)
+	e.DELETE(PathServer, servers.remove)
+	e.POST(PathServerRestart, servers.restart)
+	e.POST(PathServerDisable, servers.disable)
+	e.POST(PathServerEnable, servers.enable)
+
+	e.GET(PathEvents, events.stream)
+
+	dashboard := &dashboardPage{fleet: opts.Fleet, catalog: opts.Catalog, demo: opts.Demo}
+	e.GET(PathDashboard, dashboard.show)
+	e.GET(PathStatic+"/*", staticFiles())
+}

@@ -1,0 +1,120 @@
+package handlers
+
+import (
+	"time"
+
+	"github.com/switchboard-mcp/switchboard/domain"
+)
+
+// StatusDTO is one server's status as the API, the event stream and the
+// CLI see it. Times are epoch milliseconds and absent values are null, so
+// that JavaScript and Go clients decode it without guessing.
+type StatusDTO struct {
+	ServerName string `json:"serverName"`
+	Source     string `json:"source"`
+	Transport  string `json:"transport"`
+	Target     string `json:"target"`
+
+	State          string  `json:"state"`
+	Phase          string  `json:"phase"`
+	DisabledReason *string `json:"disabledReason"` // "manual", "auto" or null
+
+	Attempt     int    `json:"attempt"`
+	MaxAttempts int    `json:"maxAttempts"`
+	DelayMs     int64  `json:"delayMs"`
+	NextRetryAt *int64 `json:"nextRetryAt"`
+
+	Error         *string `json:"error"`
+	ErrorCategory *string `json:"errorCategory"`
+	ExitCode      *int    `json:"exitCode"`
+	LastErrorAt   *int64  `json:"lastErrorAt"`
+	Retryable     bool    `json:"retryable"`
+
+	ToolCount       int      `json:"toolCount"`
+	ResourceCount   int      `json:"resourceCount"`
+	PromptCount     int      `json:"promptCount"`
+	ConnectedAt     *int64   `json:"connectedAt"`
+	LastSyncAt      *int64   `json:"lastSyncAt"`
+	LatencyMs       *float64 `json:"latencyMs"`
+	ProtocolVersion *string  `json:"protocolVersion"`
+
+	Version uint64 `json:"version"`
+}
+
+// ServerListDTO is the body of the server list; an object rather than a
+// bare array so that fields can be added later.
+type ServerListDTO struct {
+	Servers []StatusDTO `json:"servers"`
+}
+
+// ServerDetailDTO is one server with everything the drawer shows: its
+// status fields, its last known lists and its recent, redacted stderr.
+type ServerDetailDTO struct {
+	StatusDTO
+	Capabilities CapabilitiesDTO `json:"capabilities"`
+	Stderr       []string        `json:"stderr"`
+}
+
+// StatusJSON converts a domain snapshot into its wire form. It copies
+// every pointer so the DTO never aliases a snapshot the hub still holds.
+func StatusJSON(s domain.Status) StatusDTO {
+	d := StatusDTO{
+		ServerName:      s.ServerName,
+		Source:          s.Source,
+		Transport:       string(s.Transport),
+		Target:          s.Target,
+		State:           string(s.State),
+		Phase:           string(s.Phase),
+		DisabledReason:  optString(string(s.DisabledReason)),
+		Attempt:         s.Attempt,
+		MaxAttempts:     s.MaxAttempts,
+		DelayMs:         s.Delay.Milliseconds(),
+		NextRetryAt:     epochMillis(s.NextRetryAt),
+		Error:           optString(s.Error),
+		ErrorCategory:   optString(string(s.ErrorCategory)),
+		LastErrorAt:     epochMillis(s.LastErrorAt),
+		Retryable:       s.Retryable,
+		ToolCount:       s.ToolCount,
+		ResourceCount:   s.ResourceCount,
+		PromptCount:     s.PromptCount,
+		ConnectedAt:     epochMillis(s.ConnectedAt),
+		LastSyncAt:      epochMillis(s.LastSyncAt),
+		ProtocolVersion: optString(s.ProtocolVersion),
+		Version:         s.Version,
+	}
+	if s.ExitCode != nil {
+		code := *s.ExitCode
+		d.ExitCode = &code
+	}
+	if s.HasLatency {
+		ms := float64(s.Latency) / float64(time.Millisecond)
+		d.LatencyMs = &ms
+	}
+	return d
+}
+
+// StatusListJSON converts a list of snapshots, keeping their order.
+func StatusListJSON(list []domain.Status) ServerListDTO {
+	out := ServerListDTO{Servers: make([]StatusDTO, len(list))}
+	for i, s := range list {
+		out.Servers[i] = StatusJSON(s)
+	}
+	return out
+}
+
+func optString(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// epochMillis returns nil for the zero time, which the domain uses for
+// "never".
+func epochMillis(t time.Time) *int64 {
+	if t.IsZero() {
+		return nil
+	}
+	ms := t.UnixMilli()
+	return &ms
+}

@@ -1,0 +1,82 @@
+package views_test
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"github.com/switchboard-mcp/switchboard/domain"
+	"github.com/switchboard-mcp/switchboard/locales"
+	"github.com/switchboard-mcp/switchboard/views"
+)
+
+func render(t *testing.T, lang string, p views.PageProps) *goquery.Document {
+	t.Helper()
+	c, err := locales.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := locales.WithLocalizer(context.Background(), c.Localizer(lang))
+	var buf bytes.Buffer
+	if err := views.Page(p).Render(ctx, &buf); err != nil {
+		t.Fatalf("render: %v", err)
+	}
+	doc, err := goquery.NewDocumentFromReader(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+func TestPageRendersChipsAndRows(t *testing.T) {
+	list := []domain.Status{
+		{ServerName: "alpha", State: domain.StateConnected, ToolCount: 1, Transport: domain.TransportStdio, Target: "alpha --x"},
+		{ServerName: "beta", State: domain.StateError, ErrorCategory: domain.CategoryExited},
+	}
+	doc := render(t, "en", views.NewPageProps("/static/css/app.css", views.DemoProps{Active: true, SettingsPath: "/home/u/.config/switchboard/settings.json"}, list))
+	if n := doc.Find(`header [data-testid="status-chip"]`).Length(); n != 2 {
+		t.Errorf("header chips = %d, want 2", n)
+	}
+	chip := doc.Find(`header [data-server="beta"]`)
+	if got := chip.Find(".chip-badge").Text(); got != "error: exited" {
+		t.Errorf("beta badge %q, want %q", got, "error: exited")
+	}
+	if got, _ := chip.Find(".dot").Attr("aria-label"); got != "error" {
+		t.Errorf("beta dot label %q, want error", got)
+	}
+	if got := doc.Find(`[data-server="alpha"] .chip-badge`).First().Text(); got != "1 tool" {
+		t.Errorf("alpha badge %q, want 1 tool", got)
+	}
+	if got := doc.Find(`[data-testid="demo-notice"]`).Text(); !strings.Contains(got, "settings.json") {
+		t.Errorf("demo notice %q does not name the settings path", got)
+	}
+	if got, _ := doc.Find("html").Attr("lang"); got != "en" {
+		t.Errorf("lang %q, want en", got)
+	}
+}
+
+func TestPageEscapesServerText(t *testing.T) {
+	evil := `<img src=x onerror=alert(1)>`
+	doc := render(t, "en", views.NewPageProps("/s.css", views.DemoProps{}, []domain.Status{
+		{ServerName: evil, State: domain.StateConnected, Target: evil},
+	}))
+	if doc.Find("img").Length() != 0 {
+		t.Errorf("a server name became markup")
+	}
+	if got := doc.Find(".chip-name").First().Text(); got != evil {
+		t.Errorf("chip name %q, want the literal text", got)
+	}
+}
+
+func TestPageWithoutServers(t *testing.T) {
+	doc := render(t, "pt-BR", views.NewPageProps("/s.css", views.DemoProps{}, nil))
+	if got := doc.Find(`[data-testid="no-servers"]`).Text(); !strings.Contains(got, "Nenhum servidor") {
+		t.Errorf("empty state %q, want Portuguese text", got)
+	}
+	if doc.Find(`[data-testid="demo-notice"]`).Length() != 0 {
+		t.Errorf("demo notice shown outside demo mode")
+	}
+}
