@@ -28,7 +28,10 @@ type Session interface {
 	// connection's read loop; bursts may be merged.
 	Changes() <-chan ListKind
 	// Done is closed when the connection is known to be lost (the process
-	// exited, the stream ended); Err then says why.
+	// exited, the stream ended); Err then says why. Err returns a new value
+	// on every call, so the caller may annotate it (the supervisor adds the
+	// stderr tail), and after Close it reports the session as closed unless
+	// the connection had already failed.
 	Done() <-chan struct{}
 	Err() error
 	// Close disconnects gracefully and, for stdio, ends the whole process

@@ -20,7 +20,10 @@ func (s *supervisor) startProbe() {
 		return
 	}
 	s.probing = true
-	sess, gen, clock, timeout := s.session, s.gen, s.opts.Clock, s.opts.ProbeTimeout
+	// A probe may not outlast the interval: a server that cannot answer
+	// within keepAliveSeconds is not alive enough to keep.
+	timeout := min(s.opts.ProbeTimeout, s.config().KeepAlive)
+	sess, gen, clock := s.session, s.gen, s.opts.Clock
 	s.work.Go(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()

@@ -1,0 +1,65 @@
+// Command switchboard runs, supervises and shows the MCP servers an AI
+// client uses. See the README for the settings format, flags and API.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/switchboard-mcp/switchboard/demoserver"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	var crash *demoserver.CrashError
+	switch {
+	case err == nil:
+	case errors.Is(err, flag.ErrHelp):
+		os.Exit(0)
+	case errors.As(err, &crash):
+		os.Exit(1) // the demo server already said why on stderr
+	default:
+		fmt.Fprintf(os.Stderr, "switchboard: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+// run is main without the process: it takes everything from outside as
+// arguments so tests can run the whole program in-process.
+func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "demo-server":
+			return demoserver.Run(ctx, args[1:], stdin, stdout, stderr)
+		case "status":
+			return runStatus(ctx, args[1:], getenv, stdout, stderr)
+		case "serve":
+			args = args[1:]
+		case "help", "-h", "--help":
+			fmt.Fprint(stdout, usage)
+			return nil
+		}
+	}
+	cfg, err := parseServeFlags(args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	return serve(ctx, cfg, getenv, stdout, stderr)
+}
+
+const usage = `Usage:
+  switchboard [serve] [--addr HOST:PORT] [--settings PATH] [--data DIR] [--project DIR] [--demo]
+      Supervise the servers of a settings file and serve the dashboard and API.
+  switchboard status [--addr HOST:PORT]
+      Print one line per server of a running instance.
+  switchboard demo-server [--transport stdio|http|sse] [--addr HOST:PORT] [--crash-every DURATION]
+      Run the built-in demo MCP server.
+`

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/switchboard-mcp/switchboard/domain"
+	"github.com/switchboard-mcp/switchboard/handlers"
+	"github.com/switchboard-mcp/switchboard/mcpclient"
+	"github.com/switchboard-mcp/switchboard/settingsfile"
+	"github.com/switchboard-mcp/switchboard/sqlite"
+	"github.com/switchboard-mcp/switchboard/views"
+)
+
+// Shutdown budgets: HTTP first (streams end at once), then the servers,
+// whose children get a grace period before they are killed.
+const (
+	httpShutdownTimeout  = 5 * time.Second
+	fleetShutdownTimeout = 15 * time.Second
+)
+
+// serve runs Switchboard until ctx ends, then shuts down in order: HTTP,
+// supervisors (children terminated), database.
+func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, stdout, stderr io.Writer) (err error) {
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+
+	db, err := sqlite.Open(ctx, cfg.data)
+	if err != nil {
+		return fmt.Errorf("open database: %w", err)
+	}
+	defer func() { err = errors.Join(err, db.Close()) }()
+
+	src, err := loadSources(ctx, cfg, getenv, log)
+	if err != nil {
+		return err
+	}
+	if src.demo != nil {
+		defer src.demo.stop()
+	}
+
+	fleet := domain.NewFleet(domain.FleetOptions{
+		SupervisorOptions: domain.SupervisorOptions{
+			Connector: mcpclient.New(mcpclient.Options{Log: log.With("component", "mcpclient")}),
+			Store:     db.ServerStore(),
+			Scope:     domain.Scope{User: domain.LocalUser, Workspace: cfg.project},
+			Log:       log.With("component", "supervisor"),
+		},
+		Editor: &settingsfile.Editor{},
+	})
+
+	// Attach before serving, so the first page and API answer already list
+	// every server (connecting) rather than an empty fleet.
+	if err := fleet.Attach(ctx, src.servers); err != nil {
+		return fmt.Errorf("attach servers: %w", err)
+	}
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		_ = fleet.Close(context.WithoutCancel(ctx))
+		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
+	}
+	addr := ln.Addr().String()
+	done := make(chan struct{})
+	e := handlers.New(handlers.Options{
+		Fleet:        fleet,
+		Log:          log.With("component", "http"),
+		Done:         done,
+		AllowedHosts: []string{addr, cfg.addr},
+		Demo:         views.DemoProps{Active: src.demo != nil, SettingsPath: src.missingPath},
+	})
+	srv := &http.Server{Handler: e, ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	fmt.Fprintf(stdout, "switchboard listening on http://%s\n", addr)
+
+	select {
+	case <-ctx.Done():
+		log.Info("shutting down")
+	case err := <-served:
+		log.Error("http server stopped", "error", err)
+	}
+	close(done)
+	hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), httpShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(hctx); err != nil {
+		log.Warn("http shutdown", "error", err)
+	}
+	fctx, cancel2 := context.WithTimeout(context.WithoutCancel(ctx), fleetShutdownTimeout)
+	defer cancel2()
+	if err := fleet.Close(fctx); err != nil {
+		log.Warn("stop servers", "error", err)
+	}
+	return nil
+}
+
+// sources is where the servers came from.
+type sources struct {
+	path        string // the settings file; empty in demo mode
+	missingPath string // in demo mode: the default settings path that did not exist
+	servers     []domain.ServerConfig
+	demo        *demo
+}
+
+// loadSources reads the settings file, or falls back to the built-in demo
+// when there is none at the default path (or --demo asks for it).
+func loadSources(ctx context.Context, cfg serveConfig, getenv func(string) string, log *slog.Logger) (sources, error) {
+	path := cfg.settings
+	if !cfg.demo && path == "" {
+		p, err := settingsfile.DefaultPath(getenv)
+		if err != nil {
+			return sources{}, err
+		}
+		path = p
+	}
+	if !cfg.demo {
+		set, err := settingsfile.Load(path, getenv)
+		switch {
+		case err == nil:
+			for _, p := range set.Problems {
+				log.Warn("skipping a bad server entry", "error", p)
+			}
+			log.Info("loaded settings", "path", path, "servers", len(set.Servers))
+			return sources{path: path, servers: set.Servers}, nil
+		case errors.Is(err, fs.ErrNotExist) && !cfg.settingsExplicit:
+			log.Info("no settings file: running the built-in demo servers; create one to supervise your own", "path", path)
+		default:
+			return sources{}, fmt.Errorf("settings: %w", err)
+		}
+	} else {
+		log.Info("demo mode: running the built-in demo servers")
+	}
+	d, err := startDemo(ctx, log)
+	if err != nil {
+		return sources{}, err
+	}
+	src := sources{servers: d.servers, demo: d}
+	if !cfg.demo {
+		src.missingPath = path
+	}
+	return src, nil
+}

@@ -1,0 +1,177 @@
+// Package mcpclient implements domain.Connector over mark3labs/mcp-go. It
+// owns what mcp-go leaves to its callers: the stdio process group, exit
+// detection, HTTP timeouts, lost-connection detection and the mapping of
+// failures to domain error categories.
+package mcpclient
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-mcp/switchboard/domain"
+)
+
+// Options configures a Connector. Every field has a default.
+type Options struct {
+	// Log receives this package's and mcp-go's log lines. The default
+	// discards them, so that mcp-go never falls back to slog.Default.
+	Log *slog.Logger
+	// ClientName and ClientVersion identify Switchboard at initialize.
+	ClientName, ClientVersion string
+	// KillGrace is how long a stdio server may take to exit after its stdin
+	// closes, and again after SIGTERM, before its process group is killed.
+	KillGrace time.Duration
+	// ProtocolVersion is the revision to ask for. The default, 2025-11-25,
+	// skips mcp-go's server/discover probe, which costs a full timeout on
+	// servers that ignore unknown methods. Setting 2026-07-28 lets a stdio
+	// server that implements it negotiate the stateless revision; HTTP and
+	// SSE stay on the handshake, because list_changed needs the standalone
+	// GET stream that revision removed.
+	ProtocolVersion string
+	// DialTimeout, TLSHandshakeTimeout and ResponseHeaderTimeout bound the
+	// steps of an HTTP request. There is deliberately no overall timeout: it
+	// would cut long tool calls and the GET stream that carries
+	// notifications. A server that answers a tool call with plain JSON only
+	// once the tool is done needs ResponseHeaderTimeout above its slowest
+	// tool.
+	DialTimeout, TLSHandshakeTimeout, ResponseHeaderTimeout time.Duration
+}
+
+// Defaults for Options.
+const (
+	DefaultKillGrace             = 3 * time.Second
+	DefaultDialTimeout           = 10 * time.Second
+	DefaultTLSHandshakeTimeout   = 10 * time.Second
+	DefaultResponseHeaderTimeout = 30 * time.Second
+)
+
+// discoverTimeout bounds mcp-go's server/discover probe when a caller opts
+// into 2026-07-28; a legacy server that ignores the method then costs this
+// much per connect instead of mcp-go's five seconds.
+const discoverTimeout = 2 * time.Second
+
+// listenWait bounds how long Connect waits for a streamable HTTP server to
+// answer the GET stream, so that list changes made right after connecting
+// are not lost; a server without the stream is still used.
+const listenWait = 2 * time.Second
+
+func (o Options) withDefaults() Options {
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	if o.ClientName == "" {
+		o.ClientName = "switchboard"
+	}
+	if o.ClientVersion == "" {
+		o.ClientVersion = "dev"
+	}
+	if o.KillGrace <= 0 {
+		o.KillGrace = DefaultKillGrace
+	}
+	if o.ProtocolVersion == "" {
+		o.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
+	}
+	if o.DialTimeout <= 0 {
+		o.DialTimeout = DefaultDialTimeout
+	}
+	if o.TLSHandshakeTimeout <= 0 {
+		o.TLSHandshakeTimeout = DefaultTLSHandshakeTimeout
+	}
+	if o.ResponseHeaderTimeout <= 0 {
+		o.ResponseHeaderTimeout = DefaultResponseHeaderTimeout
+	}
+	return o
+}
+
+// Connector opens MCP sessions over stdio, streamable HTTP and legacy SSE.
+type Connector struct {
+	opts Options
+}
+
+var _ domain.Connector = (*Connector)(nil)
+
+// New returns a Connector with opts' zero fields set to their defaults.
+func New(opts Options) *Connector {
+	return &Connector{opts: opts.withDefaults()}
+}
+
+// Connect starts or dials the server described by cfg and completes the
+// handshake within ctx. Errors are *domain.ConnError values.
+func (c *Connector) Connect(ctx context.Context, cfg domain.ServerConfig, stderr io.Writer) (domain.Session, error) {
+	var (
+		s   *session
+		err error
+	)
+	switch cfg.Transport {
+	case domain.TransportStdio:
+		s, err = c.connectStdio(ctx, cfg, stderr)
+	case domain.TransportHTTP, domain.TransportSSE:
+		s, err = c.connectRemote(ctx, cfg)
+	default:
+		err = &domain.ConnError{Category: domain.CategoryConfig,
+			Err: fmt.Errorf("%w: unknown transport %q", errBadConfig, cfg.Transport)}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// newClient builds the mcp-go client. It declares no client capabilities:
+// Switchboard cannot answer sampling, elicitation or roots requests, and
+// the SSE transport could not deliver the answers anyway.
+func (c *Connector) newClient(s *session, version string) {
+	opts := []client.ClientOption{
+		client.WithProtocolVersion(version),
+		client.WithClientCapabilities(mcp.ClientCapabilities{}),
+	}
+	if mcp.IsModernProtocol(version) {
+		opts = append(opts, client.WithDiscoverTimeout(discoverTimeout))
+	}
+	s.client = client.NewClient(s.tr, opts...)
+	s.client.OnNotification(s.onNotification)
+}
+
+// handshake starts the transport on the session's own long-lived context
+// (mcp-go ties the transport's lifetime to it) and initializes within ctx.
+func (c *Connector) handshake(ctx context.Context, s *session, version string) error {
+	// Ending ctx must also abort work running on the long-lived context,
+	// such as the SSE transport waiting for its endpoint event.
+	stop := context.AfterFunc(ctx, s.cancel)
+	defer stop()
+	if err := s.client.Start(s.ctx); err != nil {
+		return fmt.Errorf("start transport: %w", err)
+	}
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = version
+	req.Params.ClientInfo = mcp.Implementation{Name: c.opts.ClientName, Version: c.opts.ClientVersion}
+	res, err := s.client.Initialize(withExchange(ctx, s.handshakeEx), req)
+	if err != nil {
+		return fmt.Errorf("initialize: %w", err)
+	}
+	if !stop() {
+		return fmt.Errorf("initialize: %w", context.Cause(ctx))
+	}
+	s.version = s.client.ProtocolVersion()
+	s.caps = res.Capabilities
+	return nil
+}
+
+// handshakeError categorizes a failed handshake: a deadline is a timeout
+// whatever mcp-go made of it, and an HTTP status seen on the wire beats the
+// string mcp-go turned it into.
+func handshakeError(ctx context.Context, s *session, err error) *domain.ConnError {
+	if ctx.Err() != nil {
+		return contextError(ctx, err)
+	}
+	if cat := s.handshakeEx.category(true); cat != "" {
+		return &domain.ConnError{Category: cat, Err: err}
+	}
+	return connError(err)
+}

@@ -1,0 +1,131 @@
+package mcpclient
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+
+	"github.com/switchboard-mcp/switchboard/domain"
+)
+
+// exchange records the HTTP status behind one MCP request. mcp-go turns most
+// statuses into strings or into ErrLegacySSEServer (any 4xx on initialize),
+// so the categorizer needs to see them first-hand.
+type exchange struct {
+	mu          sync.Mutex // guards the fields below
+	status      int        // the last HTTP status of 400 or more
+	sessionGone bool       // a request carrying a session ID was refused as unknown
+}
+
+func (e *exchange) record(status int, sessionGone bool) {
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.status = status
+	e.sessionGone = e.sessionGone || sessionGone
+}
+
+// category returns what the recorded status says about a failed request,
+// or "" when it says nothing beyond the error itself.
+func (e *exchange) category(handshake bool) domain.ErrorCategory {
+	if e == nil {
+		return ""
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	switch {
+	case e.status == http.StatusUnauthorized || e.status == http.StatusForbidden:
+		return domain.CategoryAuth
+	case e.sessionGone:
+		return domain.CategorySession
+	case handshake && (e.status == http.StatusNotFound || e.status == http.StatusMethodNotAllowed):
+		// The endpoint is wrong, or it serves only the legacy SSE transport.
+		return domain.CategoryConfig
+	}
+	return ""
+}
+
+type exchangeKey struct{}
+
+// withExchange makes the observer record the statuses of every HTTP request
+// mcp-go sends on ctx into e.
+func withExchange(ctx context.Context, e *exchange) context.Context {
+	return context.WithValue(ctx, exchangeKey{}, e)
+}
+
+func exchangeFrom(ctx context.Context) *exchange {
+	e, _ := ctx.Value(exchangeKey{}).(*exchange)
+	return e
+}
+
+// observer wraps the HTTP transport under mcp-go to see what mcp-go hides:
+// status codes, and failures of its background GET stream, which mcp-go
+// retries forever without telling anyone. It reports a lost connection
+// through lost and the first answer to the GET stream through streamSettled.
+type observer struct {
+	base          http.RoundTripper
+	lost          func(*domain.ConnError)
+	settledOnce   sync.Once
+	streamSettled chan struct{} // closed once the GET stream was answered or failed
+}
+
+func newObserver(base http.RoundTripper, lost func(*domain.ConnError)) *observer {
+	return &observer{base: base, lost: lost, streamSettled: make(chan struct{})}
+}
+
+func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := o.base.RoundTrip(req)
+	listening := req.Method == http.MethodGet && strings.Contains(req.Header.Get("Accept"), "text/event-stream")
+	if listening {
+		defer o.settledOnce.Do(func() { close(o.streamSettled) })
+	}
+	if err != nil {
+		// A request its caller gave up on, or one that was merely slow,
+		// says nothing about the connection: Probe judges slowness.
+		if req.Context().Err() == nil && !isTimeout(err) {
+			o.lost(connError(fmt.Errorf("%s %s: %w", req.Method, req.URL.Redacted(), err)))
+		}
+		return nil, err
+	}
+	if resp.StatusCode < http.StatusBadRequest {
+		return resp, nil
+	}
+	gone := false
+	if req.Method != http.MethodDelete && req.Header.Get(transport.HeaderKeySessionID) != "" {
+		switch resp.StatusCode {
+		case http.StatusNotFound:
+			gone = true
+		case http.StatusBadRequest:
+			gone = peekMentionsSession(resp)
+		}
+	}
+	exchangeFrom(req.Context()).record(resp.StatusCode, gone)
+	if gone {
+		o.lost(&domain.ConnError{Category: domain.CategorySession,
+			Err: fmt.Errorf("server no longer knows the session (HTTP %d)", resp.StatusCode)})
+	}
+	return resp, nil
+}
+
+// peekMentionsSession reads the start of an error body, puts it back, and
+// reports whether it complains about the session.
+func peekMentionsSession(resp *http.Response) bool {
+	head, err := io.ReadAll(io.LimitReader(resp.Body, 4096))
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
+	if err != nil && !errors.Is(err, io.EOF) {
+		return false
+	}
+	return mentionsLostSession(string(head))
+}

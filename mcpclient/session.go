@@ -1,0 +1,241 @@
+package mcpclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-mcp/switchboard/domain"
+)
+
+// ErrSessionClosed is the cause Err reports once Close has been called.
+var ErrSessionClosed = errors.New("session closed")
+
+// changesBuffer is how many list_changed notifications wait for the
+// consumer; more are dropped, which is harmless because the consumer
+// re-lists everything that changed after a debounce anyway.
+const changesBuffer = 8
+
+// session is one live connection: a stdio process or a remote endpoint.
+type session struct {
+	log     *slog.Logger
+	grace   time.Duration
+	tr      transport.Interface
+	client  *client.Client
+	version string
+	caps    mcp.ServerCapabilities
+
+	// ctx is the long-lived context mcp-go's transport runs on; cancel
+	// ends it, and with it the GET or listen stream.
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	proc        *process        // the stdio server; nil for remote ones
+	httpTr      *http.Transport // the remote server's connections; nil for stdio
+	handshakeEx *exchange       // HTTP statuses seen during the handshake
+	stopListen  func()          // ends a 2026-07-28 subscriptions/listen stream
+
+	changes chan domain.ListKind
+	done    chan struct{}
+
+	mu  sync.Mutex        // guards err
+	err *domain.ConnError // why done was closed
+
+	closeOnce sync.Once
+	closeErr  error
+	work      sync.WaitGroup // goroutines Close waits for
+}
+
+func newSession(log *slog.Logger, grace time.Duration) *session {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &session{
+		log:         log,
+		grace:       grace,
+		ctx:         ctx,
+		cancel:      cancel,
+		handshakeEx: &exchange{},
+		changes:     make(chan domain.ListKind, changesBuffer),
+		done:        make(chan struct{}),
+	}
+}
+
+func (s *session) ProtocolVersion() string { return s.version }
+
+func (s *session) Changes() <-chan domain.ListKind { return s.changes }
+
+func (s *session) Done() <-chan struct{} { return s.done }
+
+// Err returns a copy of the failure, since the supervisor fills in the
+// stderr tail of what it gets.
+func (s *session) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err == nil {
+		return nil
+	}
+	e := *s.err
+	return &e
+}
+
+// fail records the first reason the connection was lost and closes Done.
+// It never blocks, because mcp-go calls it from its read loops.
+func (s *session) fail(err *domain.ConnError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return
+	}
+	s.err = err
+	close(s.done)
+}
+
+// onNotification runs inline on mcp-go's read loop, so it only hands the
+// change over, dropping it if the consumer is behind.
+func (s *session) onNotification(n mcp.JSONRPCNotification) {
+	var kind domain.ListKind
+	switch n.Method {
+	case mcp.MethodNotificationToolsListChanged:
+		kind = domain.ListTools
+	case mcp.MethodNotificationResourcesListChanged:
+		kind = domain.ListResources
+	case mcp.MethodNotificationPromptsListChanged:
+		kind = domain.ListPrompts
+	default:
+		return
+	}
+	select {
+	case s.changes <- kind:
+	default:
+	}
+}
+
+// Probe sends ping, or on 2026-07-28, where mcp-go's Ping sends nothing,
+// server/discover, which every server of that revision must answer.
+func (s *session) Probe(ctx context.Context) error {
+	ex := &exchange{}
+	rctx := withExchange(ctx, ex)
+	var err error
+	if mcp.IsModernProtocol(s.version) {
+		_, err = s.client.Discover(rctx, mcp.DiscoverRequest{})
+	} else {
+		err = s.client.Ping(rctx)
+	}
+	if err != nil {
+		return s.requestError(ctx, ex, fmt.Errorf("ping: %w", err))
+	}
+	return nil
+}
+
+// requestError categorizes a failed request and ends the session when the
+// failure says the connection is gone.
+func (s *session) requestError(ctx context.Context, ex *exchange, err error) error {
+	if ctx.Err() != nil {
+		return contextError(ctx, err)
+	}
+	if s.proc != nil && pipeClosed(err) {
+		// The server's pipes closed; the process watcher knows why.
+		if lost := s.lostCause(ctx); lost != nil {
+			return lost
+		}
+	}
+	ce := connError(err)
+	if cat := ex.category(false); cat != "" {
+		ce = &domain.ConnError{Category: cat, Err: err}
+	}
+	if endsSession(ce.Category) {
+		s.fail(ce)
+	}
+	return ce
+}
+
+// pipeClosed reports whether err says a stdio server's pipes are gone:
+// mcp-go fails a request with ErrTransportClosed once it has read EOF, and
+// with EPIPE when it writes before noticing.
+func pipeClosed(err error) bool {
+	return errors.Is(err, transport.ErrTransportClosed) || errors.Is(err, syscall.EPIPE) ||
+		errors.Is(err, os.ErrClosed)
+}
+
+// lostCause returns why the session ended, waiting briefly for the process
+// watcher when a stdio server's output has just ended.
+func (s *session) lostCause(ctx context.Context) error {
+	if s.proc != nil {
+		t := time.NewTimer(s.grace)
+		defer t.Stop()
+		select {
+		case <-s.done:
+		case <-t.C:
+		case <-ctx.Done():
+		}
+	}
+	return s.Err()
+}
+
+// contextError categorizes err from a request whose ctx ended: the
+// caller's deadline makes it a timeout, whatever mcp-go made of it.
+func contextError(ctx context.Context, err error) *domain.ConnError {
+	cat := domain.CategoryTimeout
+	if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		cat = domain.CategoryProtocol
+	}
+	if !errors.Is(err, ctx.Err()) {
+		err = fmt.Errorf("%w (%w)", err, ctx.Err())
+	}
+	return &domain.ConnError{Category: cat, Err: err}
+}
+
+// Close ends the session: it closes Done, ends the streams, and for stdio
+// closes stdin and then escalates to SIGTERM and SIGKILL of the whole
+// process group. It returns the same result every time.
+func (s *session) Close() error {
+	s.closeOnce.Do(func() {
+		s.fail(&domain.ConnError{Category: domain.CategoryProtocol, Err: ErrSessionClosed})
+		if s.stopListen != nil {
+			s.stopListen()
+		}
+		if s.client != nil {
+			_ = s.client.Close()
+		} else if s.tr != nil {
+			_ = s.tr.Close()
+		}
+		if s.proc != nil {
+			s.closeErr = s.proc.stop(s.grace)
+		}
+		s.cancel()
+		s.work.Wait()
+		if s.proc != nil {
+			s.proc.release()
+		}
+		if s.httpTr != nil {
+			s.httpTr.CloseIdleConnections()
+		}
+	})
+	return s.closeErr
+}
+
+// CallTool calls a tool. Nil arguments are sent as {}: mcp-go would send
+// null, which servers reject.
+func (s *session) CallTool(ctx context.Context, name string, args map[string]any) (*mcp.CallToolResult, error) {
+	if args == nil {
+		args = map[string]any{}
+	}
+	req := mcp.CallToolRequest{}
+	req.Params.Name = name
+	req.Params.Arguments = args
+	ex := &exchange{}
+	res, err := s.client.CallTool(withExchange(ctx, ex), req)
+	if err != nil {
+		return nil, s.requestError(ctx, ex, fmt.Errorf("call %s: %w", name, err))
+	}
+	return res, nil
+}

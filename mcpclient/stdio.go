@@ -1,0 +1,301 @@
+package mcpclient
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-mcp/switchboard/domain"
+)
+
+// stderrWait bounds how long a lost session waits for the rest of a dead
+// server's stderr, so that the supervisor's tail has its last words.
+const stderrWait = time.Second
+
+// connectStdio starts the server itself rather than letting mcp-go do it:
+// mcp-go kills the child when Start's context ends, never reports its exit,
+// and signals only the child, not what a wrapper like npx started.
+func (c *Connector) connectStdio(ctx context.Context, cfg domain.ServerConfig, stderr io.Writer) (*session, error) {
+	p, err := startProcess(cfg, stderr)
+	if err != nil {
+		return nil, connError(err)
+	}
+	s := newSession(c.opts.Log.With("server", cfg.Name), c.opts.KillGrace)
+	s.proc = p
+	s.work.Go(s.watchProcess)
+	s.log.Debug("stdio server started", "pid", p.pid)
+
+	tr := transport.NewIO(outputReader{p}, p.stdin, nil)
+	// NewIO takes no options; applying one by hand keeps mcp-go off
+	// slog.Default.
+	transport.WithCommandLogger(mcpgoLogger(s.log))(tr)
+	s.tr = tr
+	c.newClient(s, c.opts.ProtocolVersion)
+	if err := c.handshake(ctx, s, c.opts.ProtocolVersion); err != nil {
+		ce := handshakeError(ctx, s, err)
+		if ctx.Err() == nil && pipeClosed(err) {
+			// The server's pipes closed under the handshake: it most
+			// likely exited, and the watcher is about to say with what.
+			if lost := s.lostCause(ctx); lost != nil {
+				ce = connError(lost)
+			}
+		}
+		_ = s.Close()
+		return nil, ce
+	}
+	if mcp.IsModernProtocol(s.version) {
+		s.listen()
+	}
+	return s, nil
+}
+
+// listen opens the 2026-07-28 subscriptions/listen stream, which replaced
+// unsolicited list_changed notifications.
+func (s *session) listen() {
+	f := mcp.SubscriptionFilter{
+		ToolsListChanged:     s.caps.Tools != nil && s.caps.Tools.ListChanged,
+		ResourcesListChanged: s.caps.Resources != nil && s.caps.Resources.ListChanged,
+		PromptsListChanged:   s.caps.Prompts != nil && s.caps.Prompts.ListChanged,
+	}
+	if f.IsEmpty() {
+		return
+	}
+	stop, err := s.client.ListenAsync(s.ctx, f, func(err error) {
+		s.log.Debug("subscriptions/listen ended", "error", err)
+	})
+	if err != nil {
+		s.log.Debug("subscriptions/listen not opened", "error", err)
+		return
+	}
+	s.stopListen = stop
+}
+
+// process is a stdio server running as the leader of its own process
+// group. mcp-go sees only its pipes.
+type process struct {
+	pid    int      // also the process group id
+	stdin  *os.File // our end of the server's stdin
+	stdout *os.File // our end of the server's stdout
+	stderr *os.File // our end of the server's stderr
+
+	exited chan struct{}    // closed once Wait has returned
+	state  *os.ProcessState // set before exited is closed
+
+	outOnce sync.Once
+	outEOF  chan struct{} // closed when reading the server's stdout fails
+	errEOF  chan struct{} // closed when the stderr copy has ended
+}
+
+// startProcess runs cfg's command with plain os pipes rather than
+// exec.Cmd's, so that Wait neither closes them under mcp-go's reader nor
+// waits for grandchildren that inherited them.
+func startProcess(cfg domain.ServerConfig, stderr io.Writer) (*process, error) {
+	if cfg.Command == "" {
+		return nil, fmt.Errorf("%w: no command", errBadConfig)
+	}
+	// Pipes in the order stdin, stdout, stderr, each as read end, write end.
+	var ends [6]*os.File
+	for i := 0; i < len(ends); i += 2 {
+		r, w, err := os.Pipe()
+		if err != nil {
+			closeFiles(ends[:i]...)
+			return nil, fmt.Errorf("start %s: %w", cfg.Command, err)
+		}
+		ends[i], ends[i+1] = r, w
+	}
+	inR, inW, outR, outW, errR, errW := ends[0], ends[1], ends[2], ends[3], ends[4], ends[5]
+
+	cmd := exec.Command(cfg.Command, cfg.Args...)
+	cmd.Dir = cfg.Cwd
+	cmd.Env = append(os.Environ(), envList(cfg.Env)...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	cmd.SysProcAttr = groupAttr()
+	err := cmd.Start()
+	closeFiles(inR, outW, errW) // the child has its own copies now
+	if err != nil {
+		closeFiles(inW, outR, errR)
+		return nil, fmt.Errorf("start %s: %w", cfg.Command, err)
+	}
+
+	if stderr == nil {
+		stderr = io.Discard
+	}
+	p := &process{
+		pid:   cmd.Process.Pid,
+		stdin: inW, stdout: outR, stderr: errR,
+		exited: make(chan struct{}), outEOF: make(chan struct{}), errEOF: make(chan struct{}),
+	}
+	go func() {
+		_ = cmd.Wait() // the exit status is in ProcessState
+		p.state = cmd.ProcessState
+		close(p.exited)
+	}()
+	go copyLines(stderr, errR, p.errEOF)
+	return p, nil
+}
+
+func closeFiles(fs ...*os.File) {
+	for _, f := range fs {
+		_ = f.Close()
+	}
+}
+
+// envList renders env sorted, so the child's environment is reproducible;
+// these entries come last and so win over inherited ones.
+func envList(env map[string]string) []string {
+	list := make([]string, 0, len(env))
+	for k, v := range env {
+		list = append(list, k+"="+v)
+	}
+	slices.Sort(list)
+	return list
+}
+
+// copyLines copies src to dst one line per Write and ends an unterminated
+// last line, so that a line-splitting writer keeps it.
+func copyLines(dst io.Writer, src io.Reader, done chan<- struct{}) {
+	defer close(done)
+	r := bufio.NewReaderSize(src, 4096)
+	for {
+		line, err := r.ReadSlice('\n')
+		if len(line) > 0 {
+			_, _ = dst.Write(line)
+		}
+		switch {
+		case err == nil, errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case len(line) > 0:
+			_, _ = dst.Write([]byte{'\n'})
+		}
+		return
+	}
+}
+
+// outputReader reads the server's stdout for mcp-go and notes when it ends.
+type outputReader struct{ p *process }
+
+func (o outputReader) Read(b []byte) (int, error) {
+	n, err := o.p.stdout.Read(b)
+	if err != nil {
+		o.p.outOnce.Do(func() { close(o.p.outEOF) })
+	}
+	return n, err
+}
+
+// watchProcess ends the session when the server exits, with its exit code,
+// and then clears out whatever the server left running in its group.
+func (s *session) watchProcess() {
+	p := s.proc
+	select {
+	case <-p.exited:
+	case <-p.outEOF:
+		t := time.NewTimer(s.grace)
+		select {
+		case <-p.exited:
+		case <-t.C:
+			s.fail(&domain.ConnError{Category: domain.CategoryProtocol,
+				Err: errors.New("server closed its stdout but kept running")})
+			<-p.exited // Close kills it
+		}
+		t.Stop()
+	}
+	var sweep sync.WaitGroup
+	sweep.Go(func() { p.sweep(s.grace) })
+	t := time.NewTimer(stderrWait)
+	select {
+	case <-p.errEOF:
+	case <-t.C:
+	}
+	t.Stop()
+	s.fail(p.exitError())
+	sweep.Wait()
+}
+
+func (p *process) exitError() *domain.ConnError {
+	code := -1
+	if p.state != nil {
+		code = p.state.ExitCode()
+	}
+	return &domain.ConnError{Category: domain.CategoryExited, ExitCode: code, Err: domain.ErrProcessExited}
+}
+
+// waitExit reports whether the server exited within d.
+func (p *process) waitExit(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.exited:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// stop waits for the server to act on its closed stdin, then escalates to
+// SIGTERM and SIGKILL of the whole group. SIGCONT follows SIGTERM so that a
+// stopped server can act on it.
+func (p *process) stop(grace time.Duration) error {
+	if p.waitExit(grace) {
+		return nil
+	}
+	_ = signalGroup(p.pid, syscall.SIGTERM)
+	_ = signalGroup(p.pid, syscall.SIGCONT)
+	if p.waitExit(grace) {
+		return nil
+	}
+	_ = signalGroup(p.pid, syscall.SIGKILL)
+	if p.waitExit(grace) {
+		return nil
+	}
+	return fmt.Errorf("stop server (pid %d): still running after SIGKILL", p.pid)
+}
+
+// sweep ends what the group leader left behind once it has exited, the
+// real server under a wrapper killed alone or a server's own children, and
+// returns once they are gone. Nothing reports the exit of processes that
+// are not our children, so it polls.
+func (p *process) sweep(grace time.Duration) {
+	if !groupAlive(p.pid) {
+		return
+	}
+	_ = signalGroup(p.pid, syscall.SIGTERM)
+	_ = signalGroup(p.pid, syscall.SIGCONT)
+	if p.waitGroupGone(grace) {
+		return
+	}
+	_ = signalGroup(p.pid, syscall.SIGKILL)
+	p.waitGroupGone(grace)
+}
+
+// waitGroupGone reports whether the group emptied within d.
+func (p *process) waitGroupGone(d time.Duration) bool {
+	deadline := time.NewTimer(d)
+	defer deadline.Stop()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for groupAlive(p.pid) {
+		select {
+		case <-tick.C:
+		case <-deadline.C:
+			return false
+		}
+	}
+	return true
+}
+
+// release closes our ends of the pipes, which unblocks readers when a
+// process that escaped the group still holds the other ends.
+func (p *process) release() {
+	closeFiles(p.stdin, p.stdout, p.stderr)
+}
