@@ -110,6 +110,19 @@ func (f *Fleet) Enable(ctx context.Context, name string) (Status, error) {
 	return f.command(ctx, name, cmdEnable)
 }
 
+// UpdateSettings applies and stores a person's settings for one server,
+// without reconnecting it.
+func (f *Fleet) UpdateSettings(ctx context.Context, name string, o SettingsOverride) (Status, error) {
+	if err := o.Validate(); err != nil {
+		return Status{}, fmt.Errorf("settings of %s: %w", name, err)
+	}
+	s, err := f.get(name)
+	if err != nil {
+		return Status{}, err
+	}
+	return s.sendCommand(ctx, command{kind: cmdSettings, settings: o})
+}
+
 func (f *Fleet) command(ctx context.Context, name string, kind commandKind) (Status, error) {
 	s, err := f.get(name)
 	if err != nil {

@@ -34,6 +34,10 @@ type Status struct {
 	HasLatency      bool
 	ProtocolVersion string
 
+	// The effective settings, after a person's overrides.
+	AutoReconnect bool
+	KeepAlive     time.Duration
+
 	// Version grows with every snapshot the hub accepts, across all servers,
 	// so it orders snapshots of one server and resumes event streams.
 	Version uint64

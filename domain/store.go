@@ -5,10 +5,15 @@ import (
 	"time"
 )
 
-// ServerRecord is what must survive a restart of Switchboard for one server.
+// ServerRecord is what must survive a restart of Switchboard for one server:
+// whether it is disabled and the settings a person changed in the dashboard.
 type ServerRecord struct {
-	Name           string
+	Name string
+	// StateSet reports whether a person (or the auto-disable rule) chose
+	// enabled or disabled; when false the settings file's "disabled" rules.
+	StateSet       bool
 	DisabledReason DisabledReason
+	Overrides      SettingsOverride
 	UpdatedAt      time.Time
 }
 
@@ -27,4 +32,10 @@ type SettingsEditor interface {
 	// RemoveServer deletes the named entry from the file at path, keeping
 	// everything else in it.
 	RemoveServer(ctx context.Context, path, name string) error
+}
+
+// PreferenceStore keeps a user's dashboard preferences (theme, language).
+type PreferenceStore interface {
+	Preferences(ctx context.Context, user string) (map[string]string, error)
+	SetPreference(ctx context.Context, user, key, value string) error
 }

@@ -42,6 +42,9 @@ type supervisor struct {
 	consecutive int
 	failures    []time.Time // failure times within the auto-disable window
 	stderrMark  uint64
+	overrides   SettingsOverride
+	stateSet    bool         // a person or the auto-disable rule chose enabled or disabled
+	fileCfg     ServerConfig // the config as the settings file has it, before overrides
 }
 
 // stderrTailLines is how much of a crashed process's stderr goes into its
@@ -55,11 +58,13 @@ const (
 	cmdDisable
 	cmdEnable
 	cmdDispose
+	cmdSettings
 )
 
 type command struct {
-	kind  commandKind
-	reply chan commandReply
+	kind     commandKind
+	settings SettingsOverride // for cmdSettings
+	reply    chan commandReply
 }
 
 type commandReply struct {
@@ -95,13 +100,17 @@ func startSupervisor(opts SupervisorOptions, cfg ServerConfig, rec *ServerRecord
 		quit:    make(chan struct{}),
 		done:    make(chan struct{}),
 		stderr:  NewLineRing(opts.StderrLines),
-		cfg:     cfg,
+		fileCfg: cfg,
 		redact:  cfg.Redactor(),
 		results: make(chan attemptResult),
 		probes:  make(chan probeResult),
 		lists:   make(chan listResult),
 		dirty:   map[ListKind]bool{},
 	}
+	if rec != nil {
+		s.overrides = rec.Overrides
+	}
+	s.cfg = s.overrides.apply(cfg)
 	s.st = Status{
 		ServerName:  cfg.Name,
 		Source:      cfg.Source,
@@ -109,9 +118,11 @@ func startSupervisor(opts SupervisorOptions, cfg ServerConfig, rec *ServerRecord
 		Target:      cfg.Target(),
 		MaxAttempts: opts.AutoDisable.Threshold,
 	}
+	s.st.AutoReconnect, s.st.KeepAlive = s.cfg.AutoReconnect, s.cfg.KeepAlive
 	reason := DisabledNone
 	switch {
-	case rec != nil:
+	case rec != nil && rec.StateSet:
+		s.stateSet = true
 		reason = rec.DisabledReason
 	case cfg.Disabled:
 		reason = DisabledManual
@@ -185,9 +196,12 @@ func (s *supervisor) handle(c command) bool {
 			break // already enabled: nothing to do
 		}
 		s.st.DisabledReason = DisabledNone
+		s.stateSet = true
 		s.persist()
 		s.resetFailures()
 		s.connect(EvEnable)
+	case cmdSettings:
+		s.applySettings(c.settings)
 	case cmdDispose:
 		s.stopAll()
 		s.transition(EvDispose)
@@ -304,6 +318,7 @@ func (s *supervisor) fail(err error) {
 	case ad.Threshold > 0 && len(s.failures) >= ad.Threshold:
 		s.transition(EvAutoDisable)
 		s.st.DisabledReason = DisabledAuto
+		s.stateSet = true
 		s.persist()
 		s.opts.Log.Warn("server auto-disabled", "server", s.st.ServerName, "failures", len(s.failures),
 			"window", ad.Window.String(), "error", s.st.Error)
@@ -342,6 +357,7 @@ func (s *supervisor) disable(reason DisabledReason) {
 	s.stopAll()
 	s.transition(EvDisable)
 	s.st.DisabledReason = reason
+	s.stateSet = true
 	s.st.clearError()
 	s.st.ConnectedAt = time.Time{}
 	s.st.HasLatency = false
@@ -401,7 +417,8 @@ func (s *supervisor) persist() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	rec := ServerRecord{Name: s.st.ServerName, DisabledReason: s.st.DisabledReason, UpdatedAt: s.opts.Clock.Now()}
+	rec := ServerRecord{Name: s.st.ServerName, StateSet: s.stateSet, DisabledReason: s.st.DisabledReason,
+		Overrides: s.overrides, UpdatedAt: s.opts.Clock.Now()}
 	if err := s.opts.Store.SaveServerRecord(ctx, s.opts.Scope, rec); err != nil {
 		s.opts.Log.Error("save server state", "server", s.st.ServerName, "error", err)
 	}
@@ -428,9 +445,35 @@ func (s *supervisor) config() ServerConfig {
 	return s.cfg
 }
 
+// applySettings takes a person's new settings: they are stored, and a
+// changed keep-alive interval is re-armed at once, with no reconnect.
+func (s *supervisor) applySettings(o SettingsOverride) {
+	s.overrides = s.overrides.merge(o)
+	s.mu.Lock()
+	s.cfg = s.overrides.apply(s.fileCfg)
+	cfg := s.cfg
+	s.mu.Unlock()
+	s.st.AutoReconnect, s.st.KeepAlive = cfg.AutoReconnect, cfg.KeepAlive
+	if s.probe != nil {
+		s.probe.Stop()
+		s.probe = nil
+	}
+	if !s.probing {
+		s.armProbe()
+	}
+	s.persist()
+	s.publish()
+	s.opts.Log.Info("server settings changed", "server", s.st.ServerName,
+		"auto_reconnect", cfg.AutoReconnect, "keep_alive", cfg.KeepAlive.String())
+}
+
 // send delivers a command and waits for the loop's answer.
 func (s *supervisor) send(ctx context.Context, kind commandKind) (Status, error) {
-	c := command{kind: kind, reply: make(chan commandReply, 1)}
+	return s.sendCommand(ctx, command{kind: kind})
+}
+
+func (s *supervisor) sendCommand(ctx context.Context, c command) (Status, error) {
+	c.reply = make(chan commandReply, 1)
 	select {
 	case s.cmds <- c:
 	case <-s.quit:

@@ -53,6 +53,8 @@ func classify(err error) apiError {
 		return apiError{http.StatusNotFound, "not_found", err.Error()}
 	case errors.Is(err, domain.ErrServerDisabled):
 		return apiError{http.StatusConflict, "server_disabled", err.Error()}
+	case errors.Is(err, domain.ErrInvalidSettings):
+		return apiError{http.StatusUnprocessableEntity, "invalid_settings", err.Error()}
 	case errors.Is(err, domain.ErrClosed):
 		return apiError{http.StatusServiceUnavailable, "shutting_down", "Switchboard is shutting down"}
 	case errors.As(err, &se):

@@ -28,6 +28,8 @@ type Options struct {
 	// AllowedHosts are the Host values, beside loopback names, that the
 	// server answers to: the listening host:port and the bare host.
 	AllowedHosts []string
+	// Preferences keeps each user's theme and language; nil keeps none.
+	Preferences domain.PreferenceStore
 	// Catalog translates the dashboard; nil loads the embedded one.
 	Catalog *locales.Catalog
 	// Demo says whether the built-in demo servers are running, for the

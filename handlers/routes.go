@@ -10,13 +10,14 @@ import (
 // Every URL path Switchboard serves is spelled here once, so handlers,
 // tests and the CLI cannot drift apart.
 const (
-	PathHealth        = "/healthz"
-	PathServers       = "/api/v1/servers"
-	PathServer        = PathServers + "/:" + nameParam
-	PathServerRestart = PathServer + "/restart"
-	PathServerDisable = PathServer + "/disable"
-	PathServerEnable  = PathServer + "/enable"
-	PathEvents        = "/api/v1/events"
+	PathHealth         = "/healthz"
+	PathServers        = "/api/v1/servers"
+	PathServer         = PathServers + "/:" + nameParam
+	PathServerRestart  = PathServer + "/restart"
+	PathServerDisable  = PathServer + "/disable"
+	PathServerEnable   = PathServer + "/enable"
+	PathServerSettings = PathServer + "/settings"
+	PathEvents         = "/api/v1/events"
 
 	PathDashboard = "/"
 	PathStatic    = "/static"
@@ -45,6 +46,7 @@ func register(e *echo.Echo, opts Options) {
 	e.POST(PathServerRestart, servers.restart)
 	e.POST(PathServerDisable, servers.disable)
 	e.POST(PathServerEnable, servers.enable)
+	e.PATCH(PathServerSettings, servers.updateSettings)
 
 	e.GET(PathEvents, events.stream)
 

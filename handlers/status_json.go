@@ -38,6 +38,9 @@ type StatusDTO struct {
 	LatencyMs       *float64 `json:"latencyMs"`
 	ProtocolVersion *string  `json:"protocolVersion"`
 
+	AutoReconnect    bool    `json:"autoReconnect"`
+	KeepAliveSeconds float64 `json:"keepAliveSeconds"`
+
 	Version uint64 `json:"version"`
 }
 
@@ -59,28 +62,30 @@ type ServerDetailDTO struct {
 // every pointer so the DTO never aliases a snapshot the hub still holds.
 func StatusJSON(s domain.Status) StatusDTO {
 	d := StatusDTO{
-		ServerName:      s.ServerName,
-		Source:          s.Source,
-		Transport:       string(s.Transport),
-		Target:          s.Target,
-		State:           string(s.State),
-		Phase:           string(s.Phase),
-		DisabledReason:  optString(string(s.DisabledReason)),
-		Attempt:         s.Attempt,
-		MaxAttempts:     s.MaxAttempts,
-		DelayMs:         s.Delay.Milliseconds(),
-		NextRetryAt:     epochMillis(s.NextRetryAt),
-		Error:           optString(s.Error),
-		ErrorCategory:   optString(string(s.ErrorCategory)),
-		LastErrorAt:     epochMillis(s.LastErrorAt),
-		Retryable:       s.Retryable,
-		ToolCount:       s.ToolCount,
-		ResourceCount:   s.ResourceCount,
-		PromptCount:     s.PromptCount,
-		ConnectedAt:     epochMillis(s.ConnectedAt),
-		LastSyncAt:      epochMillis(s.LastSyncAt),
-		ProtocolVersion: optString(s.ProtocolVersion),
-		Version:         s.Version,
+		ServerName:       s.ServerName,
+		Source:           s.Source,
+		Transport:        string(s.Transport),
+		Target:           s.Target,
+		State:            string(s.State),
+		Phase:            string(s.Phase),
+		DisabledReason:   optString(string(s.DisabledReason)),
+		Attempt:          s.Attempt,
+		MaxAttempts:      s.MaxAttempts,
+		DelayMs:          s.Delay.Milliseconds(),
+		NextRetryAt:      epochMillis(s.NextRetryAt),
+		Error:            optString(s.Error),
+		ErrorCategory:    optString(string(s.ErrorCategory)),
+		LastErrorAt:      epochMillis(s.LastErrorAt),
+		Retryable:        s.Retryable,
+		ToolCount:        s.ToolCount,
+		ResourceCount:    s.ResourceCount,
+		PromptCount:      s.PromptCount,
+		ConnectedAt:      epochMillis(s.ConnectedAt),
+		LastSyncAt:       epochMillis(s.LastSyncAt),
+		ProtocolVersion:  optString(s.ProtocolVersion),
+		AutoReconnect:    s.AutoReconnect,
+		KeepAliveSeconds: s.KeepAlive.Seconds(),
+		Version:          s.Version,
 	}
 	if s.ExitCode != nil {
 		code := *s.ExitCode

@@ -17,7 +17,7 @@ var statusKeys = []string{
 	"serverName", "source", "transport", "target", "state", "phase", "attempt", "maxAttempts", "delayMs",
 	"nextRetryAt", "error", "errorCategory", "exitCode", "lastErrorAt", "retryable", "disabledReason",
 	"toolCount", "resourceCount", "promptCount", "connectedAt", "lastSyncAt", "latencyMs", "protocolVersion",
-	"version",
+	"autoReconnect", "keepAliveSeconds", "version",
 }
 
 var t0 = time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC) // 1796029200000 ms
@@ -36,7 +36,7 @@ func TestStatusJSON(t *testing.T) {
 				"state":"connecting","phase":"connecting","disabledReason":null,"attempt":0,"maxAttempts":5,
 				"delayMs":0,"nextRetryAt":null,"error":null,"errorCategory":null,"exitCode":null,"lastErrorAt":null,
 				"retryable":false,"toolCount":0,"resourceCount":0,"promptCount":0,"connectedAt":null,"lastSyncAt":null,
-				"latencyMs":null,"protocolVersion":null,"version":1}`,
+				"latencyMs":null,"protocolVersion":null,"autoReconnect":false,"keepAliveSeconds":0,"version":1}`,
 		},
 		{
 			name: "connected-with-latency-has-times-in-epoch-ms",
@@ -48,7 +48,7 @@ func TestStatusJSON(t *testing.T) {
 				"state":"connected","phase":"connected","disabledReason":null,"attempt":0,"maxAttempts":5,
 				"delayMs":0,"nextRetryAt":null,"error":null,"errorCategory":null,"exitCode":null,"lastErrorAt":null,
 				"retryable":false,"toolCount":3,"resourceCount":2,"promptCount":1,"connectedAt":1796029200000,
-				"lastSyncAt":1796029201000,"latencyMs":1.5,"protocolVersion":"2025-11-25","version":7}`,
+				"lastSyncAt":1796029201000,"latencyMs":1.5,"protocolVersion":"2025-11-25","autoReconnect":false,"keepAliveSeconds":0,"version":7}`,
 		},
 		{
 			name: "waiting-after-exit-has-error-code-and-retry",
@@ -60,7 +60,7 @@ func TestStatusJSON(t *testing.T) {
 				"state":"error","phase":"waiting","disabledReason":null,"attempt":2,"maxAttempts":5,
 				"delayMs":2000,"nextRetryAt":1796029202000,"error":"exited (code 0)","errorCategory":"exited",
 				"exitCode":0,"lastErrorAt":1796029200000,"retryable":true,"toolCount":0,"resourceCount":0,
-				"promptCount":0,"connectedAt":null,"lastSyncAt":null,"latencyMs":null,"protocolVersion":null,"version":9}`,
+				"promptCount":0,"connectedAt":null,"lastSyncAt":null,"latencyMs":null,"protocolVersion":null,"autoReconnect":false,"keepAliveSeconds":0,"version":9}`,
 		},
 		{
 			name: "auto-disabled-says-so",
@@ -70,7 +70,7 @@ func TestStatusJSON(t *testing.T) {
 				"phase":"exhausted","disabledReason":"auto","attempt":0,"maxAttempts":0,"delayMs":0,
 				"nextRetryAt":null,"error":null,"errorCategory":null,"exitCode":null,"lastErrorAt":null,
 				"retryable":false,"toolCount":0,"resourceCount":0,"promptCount":0,"connectedAt":null,
-				"lastSyncAt":null,"latencyMs":null,"protocolVersion":null,"version":3}`,
+				"lastSyncAt":null,"latencyMs":null,"protocolVersion":null,"autoReconnect":false,"keepAliveSeconds":0,"version":3}`,
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

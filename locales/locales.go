@@ -15,7 +15,11 @@ import (
 	"golang.org/x/text/language"
 )
 
-//go:embed active.*.toml
+// Messages live in one file per UI piece and language, named
+// <piece>.<lang>.toml (active.en.toml, drawer.pt-BR.toml, ...), so that
+// work on one component does not collide with another.
+//
+//go:embed *.toml
 var files embed.FS
 
 // Supported lists the languages with a complete catalogue, default first.
@@ -31,7 +35,7 @@ type Catalog struct {
 func Load() (*Catalog, error) {
 	b := i18n.NewBundle(language.English)
 	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
-	names, err := fs.Glob(files, "active.*.toml")
+	names, err := fs.Glob(files, "*.toml")
 	if err != nil {
 		return nil, fmt.Errorf("list message files: %w", err)
 	}

@@ -12,28 +12,42 @@ import (
 )
 
 // TestCatalogsAreComplete fails when a message id exists in one language
-// and not in another.
+// and not in another, or a file lacks a sibling in some language.
 func TestCatalogsAreComplete(t *testing.T) {
-	files, err := filepath.Glob("active.*.toml")
-	if err != nil || len(files) != len(locales.Supported) {
-		t.Fatalf("found %v (%v), want one file per supported language (%d)", files, err, len(locales.Supported))
+	files, err := filepath.Glob("*.toml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("found %v (%v)", files, err)
 	}
-	keys := map[string]map[string]bool{}
+	langs := map[string]bool{}
+	for _, l := range locales.Supported {
+		langs[l.String()] = true
+	}
+	keys := map[string]map[string]string{} // language -> id -> file
 	for _, f := range files {
+		parts := strings.Split(f, ".")
+		if len(parts) != 3 || !langs[parts[1]] {
+			t.Errorf("%s: name it <piece>.<lang>.toml with a supported language", f)
+			continue
+		}
 		var m map[string]any
 		if _, err := toml.DecodeFile(f, &m); err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
-		keys[f] = map[string]bool{}
+		if keys[parts[1]] == nil {
+			keys[parts[1]] = map[string]string{}
+		}
 		for k := range m {
-			keys[f][k] = true
+			if other, dup := keys[parts[1]][k]; dup {
+				t.Errorf("%s: %s is also defined in %s", f, k, other)
+			}
+			keys[parts[1]][k] = f
 		}
 	}
 	for a, ka := range keys {
 		for b, kb := range keys {
 			var missing []string
 			for k := range ka {
-				if !kb[k] {
+				if _, ok := kb[k]; !ok {
 					missing = append(missing, k)
 				}
 			}
@@ -42,6 +56,9 @@ func TestCatalogsAreComplete(t *testing.T) {
 				t.Errorf("%s lacks %s (present in %s)", b, strings.Join(missing, ", "), a)
 			}
 		}
+	}
+	if len(keys) != len(locales.Supported) {
+		t.Errorf("languages with messages: %d, want %d", len(keys), len(locales.Supported))
 	}
 }
 

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"time"
 
@@ -21,7 +22,7 @@ func (db *DB) ServerStore() *ServerStore { return &ServerStore{db: db} }
 // ServerRecords returns every record of the scope keyed by server name; a
 // scope with none gets an empty map.
 func (s *ServerStore) ServerRecords(ctx context.Context, scope domain.Scope) (map[string]domain.ServerRecord, error) {
-	rows, err := s.db.read.QueryContext(ctx, `SELECT server, disabled_reason, updated_at
+	rows, err := s.db.read.QueryContext(ctx, `SELECT server, state_set, disabled_reason, auto_reconnect, keep_alive_ms, updated_at
 		FROM server_records WHERE user = ? AND workspace = ?`, scope.User, scope.Workspace)
 	if err != nil {
 		return nil, fmt.Errorf("load server records of %s: %w", scopeName(scope), err)
@@ -32,10 +33,19 @@ func (s *ServerStore) ServerRecords(ctx context.Context, scope domain.Scope) (ma
 		var rec domain.ServerRecord
 		var reason string
 		var updatedMs int64
-		if err := rows.Scan(&rec.Name, &reason, &updatedMs); err != nil {
+		var auto sql.NullBool
+		var keepAliveMs sql.NullInt64
+		if err := rows.Scan(&rec.Name, &rec.StateSet, &reason, &auto, &keepAliveMs, &updatedMs); err != nil {
 			return nil, fmt.Errorf("load server records of %s: %w", scopeName(scope), err)
 		}
 		rec.DisabledReason = domain.DisabledReason(reason)
+		if auto.Valid {
+			rec.Overrides.AutoReconnect = &auto.Bool
+		}
+		if keepAliveMs.Valid {
+			d := time.Duration(keepAliveMs.Int64) * time.Millisecond
+			rec.Overrides.KeepAlive = &d
+		}
 		rec.UpdatedAt = time.UnixMilli(updatedMs)
 		out[rec.Name] = rec
 	}
@@ -48,12 +58,23 @@ func (s *ServerStore) ServerRecords(ctx context.Context, scope domain.Scope) (ma
 // SaveServerRecord inserts or replaces one record. UpdatedAt is kept to the
 // millisecond.
 func (s *ServerStore) SaveServerRecord(ctx context.Context, scope domain.Scope, rec domain.ServerRecord) error {
-	_, err := s.db.write.ExecContext(ctx, `INSERT INTO server_records (user, workspace, server, disabled_reason, updated_at)
-		VALUES (?, ?, ?, ?, ?)
+	var auto, keepAliveMs any // NULL unless overridden
+	if o := rec.Overrides.AutoReconnect; o != nil {
+		auto = *o
+	}
+	if o := rec.Overrides.KeepAlive; o != nil {
+		keepAliveMs = o.Milliseconds()
+	}
+	_, err := s.db.write.ExecContext(ctx, `INSERT INTO server_records
+			(user, workspace, server, state_set, disabled_reason, auto_reconnect, keep_alive_ms, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (user, workspace, server) DO UPDATE SET
+			state_set = excluded.state_set,
 			disabled_reason = excluded.disabled_reason,
+			auto_reconnect = excluded.auto_reconnect,
+			keep_alive_ms = excluded.keep_alive_ms,
 			updated_at = excluded.updated_at`,
-		scope.User, scope.Workspace, rec.Name, string(rec.DisabledReason), rec.UpdatedAt.UnixMilli())
+		scope.User, scope.Workspace, rec.Name, rec.StateSet, string(rec.DisabledReason), auto, keepAliveMs, rec.UpdatedAt.UnixMilli())
 	if err != nil {
 		return fmt.Errorf("save server record %s in %s: %w", rec.Name, scopeName(scope), err)
 	}

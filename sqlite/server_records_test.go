@@ -3,6 +3,7 @@ package sqlite_test
 import (
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"sync"
 	"testing"
@@ -56,7 +57,8 @@ func mustLoad(t *testing.T, s *sqlite.ServerStore, scope domain.Scope) map[strin
 // sameRecords compares by value, with times compared as instants.
 func sameRecords(got, want map[string]domain.ServerRecord) bool {
 	return maps.EqualFunc(got, want, func(a, b domain.ServerRecord) bool {
-		return a.Name == b.Name && a.DisabledReason == b.DisabledReason && a.UpdatedAt.Equal(b.UpdatedAt)
+		return a.Name == b.Name && a.StateSet == b.StateSet && a.DisabledReason == b.DisabledReason &&
+			reflect.DeepEqual(a.Overrides, b.Overrides) && a.UpdatedAt.Equal(b.UpdatedAt)
 	})
 }
 
@@ -82,6 +84,16 @@ func TestServerRecordsRoundTrip(t *testing.T) {
 			domain.ServerRecord{Name: "flaky", DisabledReason: domain.DisabledAuto, UpdatedAt: at.Truncate(time.Millisecond)},
 		},
 		{
+			"state-chosen-with-overrides",
+			domain.ServerRecord{Name: "tuned", StateSet: true, Overrides: domain.SettingsOverride{AutoReconnect: ptr(false), KeepAlive: ptr(15 * time.Second)}, UpdatedAt: at},
+			domain.ServerRecord{Name: "tuned", StateSet: true, Overrides: domain.SettingsOverride{AutoReconnect: ptr(false), KeepAlive: ptr(15 * time.Second)}, UpdatedAt: at.Truncate(time.Millisecond)},
+		},
+		{
+			"keep-alive-off-is-not-unset",
+			domain.ServerRecord{Name: "quiet", Overrides: domain.SettingsOverride{KeepAlive: ptr(time.Duration(0))}, UpdatedAt: at},
+			domain.ServerRecord{Name: "quiet", Overrides: domain.SettingsOverride{KeepAlive: ptr(time.Duration(0))}, UpdatedAt: at.Truncate(time.Millisecond)},
+		},
+		{
 			"unicode-name",
 			domain.ServerRecord{Name: "日本語 server", UpdatedAt: at},
 			domain.ServerRecord{Name: "日本語 server", UpdatedAt: at.Truncate(time.Millisecond)},
@@ -99,6 +111,8 @@ func TestServerRecordsRoundTrip(t *testing.T) {
 		})
 	}
 }
+
+func ptr[T any](v T) *T { return &v }
 
 func TestServerRecordsOfEmptyScopeIsEmptyMap(t *testing.T) {
 	s := openStore(t, t.TempDir())

@@ -69,6 +69,7 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 	done := make(chan struct{})
 	e := handlers.New(handlers.Options{
 		Fleet:        fleet,
+		Preferences:  db.PreferenceStore(),
 		Log:          log.With("component", "http"),
 		Done:         done,
 		AllowedHosts: []string{addr, cfg.addr},

@@ -86,7 +86,7 @@ func TestDisabledSurvivesRestart(t *testing.T) {
 	}
 	project := data
 	if err := db.ServerStore().SaveServerRecord(context.Background(), domain.Scope{User: domain.LocalUser, Workspace: project},
-		domain.ServerRecord{Name: "two", DisabledReason: domain.DisabledAuto}); err != nil {
+		domain.ServerRecord{Name: "two", StateSet: true, DisabledReason: domain.DisabledAuto}); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()

@@ -1,0 +1,53 @@
+package domain
+
+import (
+	"fmt"
+	"time"
+)
+
+// SettingsOverride is what a person changed for one server from the
+// dashboard. A nil field follows the settings file. Overrides are stored
+// per (user, workspace, server) and applied without reconnecting.
+type SettingsOverride struct {
+	AutoReconnect *bool
+	KeepAlive     *time.Duration
+}
+
+// MaxKeepAlive bounds the probe interval: beyond an hour a hung server
+// would go unnoticed for longer than anyone waits.
+const MaxKeepAlive = time.Hour
+
+// ErrInvalidSettings marks an override a server cannot take.
+var ErrInvalidSettings = fmt.Errorf("invalid settings")
+
+// Validate reports whether the override can be applied.
+func (o SettingsOverride) Validate() error {
+	if o.KeepAlive != nil {
+		if k := *o.KeepAlive; k < 0 || k > MaxKeepAlive || (k > 0 && k < time.Second) {
+			return fmt.Errorf("keep-alive must be 0 (off) or between 1 s and %s: %w", MaxKeepAlive, ErrInvalidSettings)
+		}
+	}
+	return nil
+}
+
+// merge returns o with every field that next sets replaced.
+func (o SettingsOverride) merge(next SettingsOverride) SettingsOverride {
+	if next.AutoReconnect != nil {
+		o.AutoReconnect = next.AutoReconnect
+	}
+	if next.KeepAlive != nil {
+		o.KeepAlive = next.KeepAlive
+	}
+	return o
+}
+
+// apply returns cfg with the overridden fields set.
+func (o SettingsOverride) apply(cfg ServerConfig) ServerConfig {
+	if o.AutoReconnect != nil {
+		cfg.AutoReconnect = *o.AutoReconnect
+	}
+	if o.KeepAlive != nil {
+		cfg.KeepAlive = *o.KeepAlive
+	}
+	return cfg
+}
