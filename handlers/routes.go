@@ -19,8 +19,20 @@ const (
 	PathServerSettings = PathServer + "/settings"
 	PathEvents         = "/api/v1/events"
 
-	PathDashboard = "/"
-	PathStatic    = "/static"
+	// The dashboard: the page, its HTML event stream, and the fragment and
+	// form endpoints htmx calls. Actions answer with HTML (or nothing), in
+	// the person's language, unlike the JSON API above.
+	PathDashboard     = "/"
+	PathPageEvents    = "/events"
+	PathUIPreferences = "/ui/preferences"
+	PathUIServer      = "/ui/servers/:" + nameParam
+	PathUIDrawer      = PathUIServer + "/drawer"
+	PathUIRestart     = PathUIServer + "/restart"
+	PathUIDisable     = PathUIServer + "/disable"
+	PathUIEnable      = PathUIServer + "/enable"
+	PathUISettings    = PathUIServer + "/settings"
+	PathUIRemove      = PathUIServer + "/remove" // GET: the confirmation dialog; POST: remove
+	PathStatic        = "/static"
 	// PathStylesheet is the dashboard's stylesheet inside PathStatic.
 	PathStylesheet = PathStatic + "/css/app.css"
 )
@@ -53,4 +65,8 @@ func register(e *echo.Echo, opts Options) {
 	dashboard := &dashboardPage{fleet: opts.Fleet, catalog: opts.Catalog, demo: opts.Demo}
 	e.GET(PathDashboard, dashboard.show)
 	e.GET(PathStatic+"/*", staticFiles())
+
+	// -- page routes (events, preferences): register below this line --
+
+	// -- drawer routes (drawer, actions, settings, remove): register below this line --
 }
