@@ -3,129 +3,55 @@
 package e2e
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
-
-	playwright "github.com/mxschmitt/playwright-go"
 )
 
-func newPage(t *testing.T, opts playwright.BrowserNewContextOptions) playwright.Page {
-	t.Helper()
-	bc, err := browser.NewContext(opts)
-	if err != nil {
-		t.Fatalf("new browser context: %v", err)
-	}
-	t.Cleanup(func() { bc.Close() })
-	page, err := bc.NewPage()
-	if err != nil {
-		t.Fatalf("new page: %v", err)
-	}
-	return page
-}
-
+// TestDemoDashboard: with no settings file the page shows the three demo
+// servers and says it is the demo.
 func TestDemoDashboard(t *testing.T) {
 	in := start(t)
 	in.waitState(t, "demo-stdio", "connected")
 	in.waitState(t, "demo-http", "connected")
 
-	page := newPage(t, playwright.BrowserNewContextOptions{Locale: playwright.String("en-US")})
-	if _, err := page.Goto(in.URL); err != nil {
-		t.Fatalf("open dashboard: %v", err)
+	page := open(t, in)
+	waitChip(t, page, "demo-stdio", "connected")
+	if got := count(t, page, selHeader+` [data-testid="chips"] [data-testid="status-chip"]`); got != 3 {
+		t.Errorf("header chips: got %d, want 3 (the demo servers)", got)
 	}
-	chips := page.Locator(`header [data-testid="status-chip"]`)
-	if n, _ := chips.Count(); n != 3 {
-		t.Errorf("header chips = %d, want 3 (the demo servers)", n)
+	if got := count(t, page, `[data-testid="server-row"]`); got != 3 {
+		t.Errorf("server rows: got %d, want 3", got)
 	}
-	notice, err := page.Locator(`[data-testid="demo-notice"]`).TextContent()
-	if err != nil || !strings.Contains(notice, "Demo mode") {
-		t.Errorf("demo notice = %q, %v; want it to say demo mode", notice, err)
+	if got := text(t, page, `[data-testid="demo-notice"]`); !strings.Contains(got, "Demo mode") {
+		t.Errorf("demo notice: got %q, want it to say demo mode", got)
 	}
-	chip := page.Locator(`header [data-testid="status-chip"][data-server="demo-stdio"]`)
-	if state, _ := chip.GetAttribute("data-state"); state != "connected" {
-		t.Errorf("demo-stdio chip state %q, want connected", state)
-	}
-	badge, _ := chip.Locator(".chip-badge").TextContent()
-	if !strings.HasSuffix(badge, " tools") {
-		t.Errorf("demo-stdio badge %q, want a tool count", badge)
-	}
-	if role, _ := chip.GetAttribute("role"); role != "status" {
-		t.Errorf("chip role %q, want status", role)
-	}
-	label, _ := chip.Locator(".dot").GetAttribute("aria-label")
-	if label != "connected" {
-		t.Errorf("dot aria-label %q, want connected", label)
-	}
-}
-
-func TestDashboardSpeaksTheBrowsersLanguage(t *testing.T) {
-	in := start(t)
-	for _, tt := range []struct{ locale, lang, heading string }{
-		{"pt-BR", "pt-BR", "Servidores"},
-		{"zh-CN", "zh-Hans", "服务器"},
-		{"en-GB", "en", "Servers"},
+	chip := headerChipSel("demo-stdio")
+	dot := chip + ` [data-testid="chip-dot"]`
+	btn := chip + " " + selChipButton
+	tip := chip + " " + selTooltip
+	for _, tt := range []struct{ sel, attr, want string }{
+		{chip, "role", "status"},
+		{chip, "aria-live", "polite"},
+		{dot, "role", "img"},
+		{dot, "aria-label", "connected"},
+		{btn, "aria-haspopup", "dialog"},
+		{tip, "role", "tooltip"},
 	} {
-		page := newPage(t, playwright.BrowserNewContextOptions{Locale: playwright.String(tt.locale)})
-		if _, err := page.Goto(in.URL); err != nil {
-			t.Fatal(err)
-		}
-		if lang, _ := page.Locator("html").GetAttribute("lang"); lang != tt.lang {
-			t.Errorf("%s: <html lang> = %q, want %q", tt.locale, lang, tt.lang)
-		}
-		if h, _ := page.Locator("#servers-heading").TextContent(); h != tt.heading {
-			t.Errorf("%s: heading %q, want %q", tt.locale, h, tt.heading)
+		if got := attr(t, page, tt.sel, tt.attr); got != tt.want {
+			t.Errorf("%s [%s]: got %q, want %q", tt.sel, tt.attr, got, tt.want)
 		}
 	}
-}
-
-// TestDashboardAccessibility runs axe-core in both colour schemes: WCAG 2.2
-// AA, best practices, and AAA contrast for the status text.
-func TestDashboardAccessibility(t *testing.T) {
-	in := start(t)
-	in.waitState(t, "demo-stdio", "connected")
-	for _, scheme := range []*playwright.ColorScheme{playwright.ColorSchemeLight, playwright.ColorSchemeDark} {
-		page := newPage(t, playwright.BrowserNewContextOptions{ColorScheme: scheme})
-		if _, err := page.Goto(in.URL); err != nil {
-			t.Fatal(err)
-		}
-		for _, v := range axe(t, page) {
-			t.Errorf("%s scheme: axe %s (%s): %s %v", *scheme, v.ID, v.Impact, v.Help, v.Targets())
-		}
+	if got := count(t, page, chip+` .dot[data-testid="chip-dot"]`); got != 1 {
+		t.Errorf("chip dot with class dot and data-testid chip-dot: got %d, want 1", got)
 	}
-}
-
-type axeViolation struct {
-	ID     string `json:"id"`
-	Impact string `json:"impact"`
-	Help   string `json:"help"`
-	Nodes  []struct {
-		Target []any `json:"target"`
-	} `json:"nodes"`
-}
-
-func (v axeViolation) Targets() []any {
-	var out []any
-	for _, n := range v.Nodes {
-		out = append(out, n.Target...)
+	if got := count(t, page, btn+`:is(button)`); got != 1 {
+		t.Errorf("chip button: got %d <button> elements, want 1", got)
 	}
-	return out
-}
-
-func axe(t *testing.T, page playwright.Page) []axeViolation {
-	t.Helper()
-	if _, err := page.Evaluate(axeJS); err != nil {
-		t.Fatalf("inject axe-core: %v", err)
+	describedBy, id := attr(t, page, btn, "aria-describedby"), attr(t, page, tip, "id")
+	if id == "" || !strings.Contains(" "+describedBy+" ", " "+id+" ") {
+		t.Errorf("chip button aria-describedby %q, want it to name the tooltip's id %q", describedBy, id)
 	}
-	raw, err := page.Evaluate(`async () => JSON.stringify((await axe.run(document, {
-		runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']},
-		rules: {'color-contrast-enhanced': {enabled: true}}
-	})).violations)`)
-	if err != nil {
-		t.Fatalf("run axe-core: %v", err)
+	if got := count(t, page, `[data-testid="live"][sse-connect][hx-ext~="sse"]`); got != 1 {
+		t.Errorf(`[data-testid=live] with hx-ext="sse" sse-connect: got %d, want 1`, got)
 	}
-	var out []axeViolation
-	if err := json.Unmarshal([]byte(raw.(string)), &out); err != nil {
-		t.Fatalf("decode axe result: %v", err)
-	}
-	return out
 }

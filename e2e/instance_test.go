@@ -7,27 +7,63 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 )
 
-// instance is one running switchboard process with its own data directory
-// and no settings file, so it runs the built-in demo servers.
+// waitLong bounds every wait on the real binary: generous, because a
+// loaded 2-core machine runs browsers, Node and Go builds side by side.
+const waitLong = 60 * time.Second
+
+// instance is one running switchboard process with its own data
+// directory, on a free port, followed through its event stream.
 type instance struct {
-	URL string
-	cmd *exec.Cmd
+	URL      string
+	Settings string // the settings file it reads; empty in demo mode
+	Data     string // its SQLite directory
+	pid      int
+	events   *eventLog
 }
 
+// servers is the mcpServers object of a settings file.
+type servers map[string]map[string]any
+
+// start runs switchboard on the built-in demo: no settings file exists.
 func start(t *testing.T, args ...string) *instance {
 	t.Helper()
+	return run(t, "", args...)
+}
+
+// startWith runs switchboard on a settings file in t.TempDir() holding cfg.
+func startWith(t *testing.T, cfg servers) *instance {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "settings.json")
+	writeSettings(t, path, cfg)
+	return run(t, path, "--settings", path)
+}
+
+func writeSettings(t *testing.T, path string, cfg servers) {
+	t.Helper()
+	b, err := json.MarshalIndent(map[string]any{"mcpServers": cfg}, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func run(t *testing.T, settings string, args ...string) *instance {
+	t.Helper()
 	home := t.TempDir()
-	cmd := exec.Command(binary, append([]string{"--addr", "127.0.0.1:0", "--data", t.TempDir(), "--project", home}, args...)...)
-	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+home, "HOME="+home)
+	data := t.TempDir()
+	cmd := exec.Command(binary, append([]string{"--addr", "127.0.0.1:0", "--data", data, "--project", home}, args...)...)
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+home, "XDG_DATA_HOME="+home, "HOME="+home)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -36,8 +72,10 @@ func start(t *testing.T, args ...string) *instance {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	inst := &instance{cmd: cmd}
+	in := &instance{Settings: settings, Data: data, pid: cmd.Process.Pid}
+	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(func() {
+		cancel()
 		_ = cmd.Process.Signal(syscall.SIGTERM)
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
@@ -57,38 +95,28 @@ func start(t *testing.T, args ...string) *instance {
 		t.Fatalf("first stdout line %q (%v), want %q...", line, err, prefix)
 	}
 	go io.Copy(io.Discard, stdout)
-	inst.URL = strings.TrimSpace(strings.TrimPrefix(line, prefix))
-	return inst
+	in.URL = strings.TrimSpace(strings.TrimPrefix(line, prefix))
+	in.events = follow(ctx, t, in.URL+"/api/v1/events")
+	return in
 }
 
-// waitState follows the event stream until server reaches state.
-func (in *instance) waitState(t *testing.T, server, state string) {
+// waitState follows the event stream until server reaches state, counting
+// every snapshot since the instance started.
+func (in *instance) waitState(t *testing.T, server, state string) status {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, in.URL+"/api/v1/events", nil)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("open event stream: %v", err)
-	}
-	defer resp.Body.Close()
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	last := ""
-	for sc.Scan() {
-		data, ok := strings.CutPrefix(sc.Text(), "data: ")
-		if !ok {
-			continue
-		}
-		var s struct{ ServerName, State string }
-		if json.Unmarshal([]byte(data), &s) == nil && s.ServerName == server {
-			last = s.State
-			if s.State == state {
-				return
-			}
-		}
-	}
-	t.Fatalf("%s never reached %s (last %q): %v", server, state, last, sc.Err())
+	_, st := in.events.wait(t, 0, server+" state "+state, func(s status) bool {
+		return s.ServerName == server && s.State == state
+	})
+	return st
+}
+
+// waitStateAfter is waitState counting only snapshots from index mark on
+// (take mark with in.events.len() before the action).
+func (in *instance) waitStateAfter(t *testing.T, mark int, server, state string) (int, status) {
+	t.Helper()
+	return in.events.wait(t, mark, server+" state "+state, func(s status) bool {
+		return s.ServerName == server && s.State == state
+	})
 }
 
 // testLog sends the process's log to the test's output.

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/switchboard-mcp/switchboard/domain"
-	"github.com/switchboard-mcp/switchboard/locales"
 	"github.com/switchboard-mcp/switchboard/views"
 )
 
@@ -21,18 +21,46 @@ const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 
 // langCookie holds a language the person chose over the browser's.
 const langCookie = "lang"
 
+// pageURLs returns the page's assets and endpoints. Scripts load in this
+// order (all deferred): htmx, its SSE extension, then ours.
+func pageURLs() views.PageURLs {
+	return views.PageURLs{
+		Stylesheets: []string{PathStylesheet, PathStatic + "/css/drawer.css"},
+		Scripts: []string{
+			PathStatic + "/js/htmx-2.0.11.min.js",
+			PathStatic + "/js/htmx-ext-sse-2.2.4.js",
+			PathStatic + "/js/app.js",
+			PathStatic + "/js/drawer.js",
+		},
+		Events:      PathPageEvents,
+		Preferences: PathUIPreferences,
+		Drawer:      drawerURL,
+	}
+}
+
+// drawerURL is where a server's chip button loads its drawer from.
+func drawerURL(name string) string { return ServerPath(PathUIDrawer, name) }
+
 type dashboardPage struct {
-	fleet   *domain.Fleet
-	catalog *locales.Catalog
-	demo    views.DemoProps
+	fleet *domain.Fleet
+	prefs *preferences
+	demo  views.DemoProps
+	now   func() time.Time
 }
 
 // show renders the dashboard from the hub's current list.
 func (d *dashboardPage) show(c echo.Context) error {
-	ctx := locales.WithLocalizer(c.Request().Context(), d.localizer(c))
-	props := views.NewPageProps(PathStylesheet, d.demo, d.fleet.Hub().List())
+	ch := d.prefs.resolve(c)
+	props := views.NewPageProps(views.PageInput{
+		URLs:  pageURLs(),
+		Demo:  d.demo,
+		List:  d.fleet.Hub().List(),
+		Now:   d.now(),
+		Theme: ch.theme,
+		Lang:  ch.loc.Lang(),
+	})
 	var buf bytes.Buffer
-	if err := views.Page(props).Render(ctx, &buf); err != nil {
+	if err := views.Page(props).Render(ch.context(c.Request().Context()), &buf); err != nil {
 		return fmt.Errorf("render dashboard: %w", err)
 	}
 	h := c.Response().Header()
@@ -40,14 +68,4 @@ func (d *dashboardPage) show(c echo.Context) error {
 	h.Set("Cache-Control", "no-store")
 	h.Set("Vary", "Accept-Language, Cookie")
 	return c.HTMLBlob(http.StatusOK, buf.Bytes())
-}
-
-// localizer prefers the language cookie, then Accept-Language.
-func (d *dashboardPage) localizer(c echo.Context) *locales.Localizer {
-	var prefs []string
-	if ck, err := c.Cookie(langCookie); err == nil {
-		prefs = append(prefs, ck.Value)
-	}
-	prefs = append(prefs, c.Request().Header.Get("Accept-Language"))
-	return d.catalog.Localizer(prefs...)
 }

@@ -2,6 +2,9 @@ package handlers_test
 
 import (
 	"bytes"
+	"compress/gzip"
+	"context"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -93,5 +96,82 @@ func TestStaticFiles(t *testing.T) {
 		if status, _ := f.do(t, http.MethodGet, p, nil); status != http.StatusNotFound {
 			t.Errorf("GET %s: %d, want 404", p, status)
 		}
+	}
+}
+
+// rawGet sends one GET with the given Accept-Encoding and no transparent
+// decompression, so the test sees what went over the wire.
+func (f *fixture) rawGet(t *testing.T, path, encoding string) (*http.Response, []byte) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, f.srv.URL+path, nil)
+	if encoding != "" {
+		req.Header.Set("Accept-Encoding", encoding)
+	}
+	resp, err := (&http.Client{Transport: &http.Transport{DisableCompression: true}}).Do(req)
+	if err != nil {
+		t.Fatalf("GET %s: %v", path, err)
+	}
+	defer resp.Body.Close()
+	if resp.Header.Get("Content-Type") == "text/event-stream" {
+		return resp, nil // a stream never ends by itself
+	}
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("GET %s: read: %v", path, err)
+	}
+	return resp, body
+}
+
+func TestCompression(t *testing.T) {
+	f := newFixture(t)
+	f.attach(t, stdio("alpha"))
+	for _, p := range []string{handlers.PathDashboard, handlers.PathStylesheet, handlers.PathStatic + "/js/htmx-2.0.11.min.js"} {
+		resp, body := f.rawGet(t, p, "gzip")
+		if got := resp.Header.Get("Content-Encoding"); got != "gzip" {
+			t.Errorf("%s: Content-Encoding %q, want gzip", p, got)
+			continue
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(body))
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if _, err := io.ReadAll(zr); err != nil {
+			t.Errorf("%s: gzip body: %v", p, err)
+		}
+	}
+	for _, p := range []string{handlers.PathPageEvents, handlers.PathEvents} {
+		resp, _ := f.rawGet(t, p, "gzip")
+		if got := resp.Header.Get("Content-Encoding"); got != "" {
+			t.Errorf("%s: Content-Encoding %q, want none: an event stream must not be buffered", p, got)
+		}
+	}
+	if resp, _ := f.rawGet(t, handlers.PathDashboard, ""); resp.Header.Get("Content-Encoding") != "" {
+		t.Errorf("gzip sent to a client that did not ask for it")
+	}
+}
+
+func TestScriptsAreServed(t *testing.T) {
+	f := newFixture(t)
+	_, body := f.do(t, http.MethodGet, handlers.PathDashboard, nil)
+	doc, err := goquery.NewDocumentFromReader(bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var srcs []string
+	doc.Find("script").Each(func(_ int, s *goquery.Selection) { srcs = append(srcs, s.AttrOr("src", "")) })
+	want := []string{"/static/js/htmx-2.0.11.min.js", "/static/js/htmx-ext-sse-2.2.4.js", "/static/js/app.js", "/static/js/drawer.js"}
+	if strings.Join(srcs, " ") != strings.Join(want, " ") {
+		t.Fatalf("scripts: got %v, want %v in this order", srcs, want)
+	}
+	for _, src := range want[:3] { // drawer.js is the drawer's own
+		resp, body := f.rawGet(t, src, "")
+		if resp.StatusCode != http.StatusOK || !strings.Contains(resp.Header.Get("Content-Type"), "javascript") || len(body) == 0 {
+			t.Errorf("%s: got %d %q with %d bytes, want 200 JavaScript", src, resp.StatusCode, resp.Header.Get("Content-Type"), len(body))
+		}
+	}
+	if got, _ := doc.Find(`[data-testid="live"]`).Attr("sse-connect"); got != handlers.PathPageEvents {
+		t.Errorf("sse-connect: got %q, want %q", got, handlers.PathPageEvents)
 	}
 }

@@ -69,6 +69,7 @@ func New(opts Options) *echo.Echo {
 	e.StdLogger = slog.NewLogLogger(opts.Log.Handler(), slog.LevelError)
 	e.HTTPErrorHandler = renderError(opts.Log)
 	e.Pre(guard(newHostPolicy(opts.AllowedHosts)))
+	e.Use(compress())
 	register(e, opts)
 	return e
 }

@@ -3,6 +3,7 @@ package handlers
 import (
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 )
@@ -62,11 +63,23 @@ func register(e *echo.Echo, opts Options) {
 
 	e.GET(PathEvents, events.stream)
 
-	dashboard := &dashboardPage{fleet: opts.Fleet, catalog: opts.Catalog, demo: opts.Demo}
-	e.GET(PathDashboard, dashboard.show)
 	e.GET(PathStatic+"/*", staticFiles())
 
 	// -- page routes (events, preferences): register below this line --
+	prefs := &preferences{store: opts.Preferences, catalog: opts.Catalog, log: opts.Log}
+	dashboard := &dashboardPage{fleet: opts.Fleet, prefs: prefs, demo: opts.Demo, now: time.Now}
+	pageStream := &pageEvents{hub: opts.Fleet.Hub(), prefs: prefs, heartbeat: opts.Heartbeat, done: opts.Done, now: time.Now}
+	e.GET(PathDashboard, dashboard.show)
+	e.GET(PathPageEvents, pageStream.stream)
+	e.POST(PathUIPreferences, prefs.save)
 
 	// -- drawer routes (drawer, actions, settings, remove): register below this line --
+	drawer := &drawerUI{fleet: opts.Fleet, prefs: prefs, log: opts.Log}
+	e.GET(PathUIDrawer, drawer.withToast("ToastFailed", drawer.show))
+	e.POST(PathUIRestart, drawer.withToast("ToastFailed", drawer.restart))
+	e.POST(PathUIDisable, drawer.withToast("ToastFailed", drawer.disable))
+	e.POST(PathUIEnable, drawer.withToast("ToastFailed", drawer.enable))
+	e.POST(PathUISettings, drawer.withToast("ToastFailed", drawer.saveSettings))
+	e.GET(PathUIRemove, drawer.withToast("ToastFailed", drawer.confirmRemove))
+	e.POST(PathUIRemove, drawer.withToast("ToastRemoveFailed", drawer.remove))
 }

@@ -1,11 +1,12 @@
-// Package static embeds the dashboard's stylesheets (and, later, vendored
-// scripts) so the binary serves every asset itself and works offline
-// inside desktop webviews.
+// Package static embeds the dashboard's stylesheets and scripts, htmx and
+// its SSE extension included, so the binary serves every asset itself and
+// works offline inside desktop webviews.
 package static
 
 import "embed"
 
-// FS holds every asset under its path, e.g. "css/app.css".
+// FS holds every asset under its path, e.g. "css/app.css" or
+// "js/htmx-2.0.11.min.js".
 //
-//go:embed css
+//go:embed css js
 var FS embed.FS

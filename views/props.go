@@ -1,6 +1,8 @@
 package views
 
 import (
+	"time"
+
 	"github.com/switchboard-mcp/switchboard/domain"
 )
 
@@ -10,52 +12,23 @@ type Message struct {
 	Data map[string]any
 }
 
-// ChipProps is what a status chip shows.
-type ChipProps struct {
-	Name    string
-	State   string // connecting, connected, error, disabled: drives the dot's colour and shape
-	StateID string // message id of the state's accessible name
-	Badge   Message
-}
-
-// NewChipProps decides the chip's badge from a status snapshot.
-func NewChipProps(s domain.Status) ChipProps {
-	p := ChipProps{Name: s.ServerName, State: string(s.State)}
-	switch s.State {
-	case domain.StateConnected:
-		p.StateID = "StateConnected"
-		p.Badge = Message{ID: "ToolCount", Data: map[string]any{"Count": s.ToolCount}}
-	case domain.StateConnecting:
-		p.StateID = "StateConnecting"
-		p.Badge = Message{ID: "BadgeConnecting"}
-		if s.Attempt > 0 || s.Error != "" {
-			p.Badge = Message{ID: "BadgeReconnecting"}
-		}
-	case domain.StateError:
-		p.StateID = "StateError"
-		p.Badge = Message{ID: "BadgeError", Data: map[string]any{"Category": string(s.ErrorCategory)}}
-	default:
-		p.StateID = "StateDisabled"
-		p.Badge = Message{ID: "BadgeDisabled"}
-		if s.DisabledReason == domain.DisabledAuto {
-			p.Badge = Message{ID: "BadgeAutoDisabled"}
-		}
-	}
-	return p
-}
-
 // ServerRowProps is one row of the server list.
 type ServerRowProps struct {
 	Chip      ChipProps
 	Transport string
 	Target    string
 	Counts    []Message // tools, resources, prompts
+	DrawerURL string
+	OOB       bool // an out-of-band swap of the row on the page
 }
 
+// ID is the row element's id, the target of its out-of-band swap.
+func (r ServerRowProps) ID() string { return "row-" + r.Chip.Key }
+
 // NewServerRowProps builds a row from a status snapshot.
-func NewServerRowProps(s domain.Status) ServerRowProps {
+func NewServerRowProps(s domain.Status, now time.Time, drawerURL string) ServerRowProps {
 	return ServerRowProps{
-		Chip:      NewChipProps(s),
+		Chip:      NewChipPropsAt(s, now).At(PlaceRow, drawerURL),
 		Transport: string(s.Transport),
 		Target:    s.Target,
 		Counts: []Message{
@@ -63,7 +36,21 @@ func NewServerRowProps(s domain.Status) ServerRowProps {
 			{ID: "ResourceCount", Data: map[string]any{"Count": s.ResourceCount}},
 			{ID: "PromptCount", Data: map[string]any{"Count": s.PromptCount}},
 		},
+		DrawerURL: drawerURL,
 	}
+}
+
+// ServerListProps is the main list. It is swapped whole when a server is
+// added or removed, so it carries its own OOB flag.
+type ServerListProps struct {
+	Rows []ServerRowProps
+	OOB  bool
+}
+
+// ChipListProps is the header's row of chips, swapped whole like the list.
+type ChipListProps struct {
+	Chips []ChipProps
+	OOB   bool
 }
 
 // DemoProps says whether the built-in demo is running and why.
@@ -72,20 +59,76 @@ type DemoProps struct {
 	SettingsPath string // where a settings file would be read; empty when --demo forced the demo
 }
 
+// PageURLs are the addresses the page links to. Views cannot import the
+// route table, so handlers pass them in.
+type PageURLs struct {
+	Stylesheets []string
+	Scripts     []string
+	Events      string // the page's event stream
+	Preferences string // where the theme and language forms post
+	// Drawer gives the drawer fragment's URL for a server name.
+	Drawer func(name string) string
+}
+
+// HTMXConfig is the page's htmx configuration: nothing that needs eval,
+// inline scripts or inline styles, which the Content-Security-Policy
+// refuses, and no settle delay, so a swap shows its new state at once.
+const HTMXConfig = `{"allowEval":false,"allowScriptTags":false,"includeIndicatorStyles":false,"defaultSettleDelay":0,"selfRequestsOnly":true}`
+
 // PageProps is the whole dashboard.
 type PageProps struct {
-	CSSURL  string
-	Demo    DemoProps
-	Chips   []ChipProps
-	Servers []ServerRowProps
+	Theme       string
+	HTMXConfig  string
+	Stylesheets []string
+	Scripts     []string
+	EventsURL   string
+	Preferences PreferencesProps
+	Demo        DemoProps
+	Chips       ChipListProps
+	Servers     ServerListProps
+}
+
+// PageInput is everything NewPageProps decides from.
+type PageInput struct {
+	URLs  PageURLs
+	Demo  DemoProps
+	List  []domain.Status // sorted by name, as the hub lists them
+	Now   time.Time
+	Theme string // the person's choice; anything unknown means "system"
+	Lang  string // the negotiated language, for the switcher's selection
 }
 
 // NewPageProps builds the dashboard from the hub's list.
-func NewPageProps(cssURL string, demo DemoProps, list []domain.Status) PageProps {
-	p := PageProps{CSSURL: cssURL, Demo: demo}
-	for _, s := range list {
-		p.Chips = append(p.Chips, NewChipProps(s))
-		p.Servers = append(p.Servers, NewServerRowProps(s))
+func NewPageProps(in PageInput) PageProps {
+	p := PageProps{
+		Theme:       NormalTheme(in.Theme),
+		HTMXConfig:  HTMXConfig,
+		Stylesheets: in.URLs.Stylesheets,
+		Scripts:     in.URLs.Scripts,
+		EventsURL:   in.URLs.Events,
+		Preferences: NewPreferencesProps(in.URLs.Preferences, in.Theme, in.Lang),
+		Demo:        in.Demo,
 	}
+	p.Chips, p.Servers = NewFleetProps(in.List, in.Now, in.URLs.Drawer)
 	return p
+}
+
+// NewFleetProps builds the header chips and the list rows of every server;
+// the page and the event stream's full-state event share it.
+func NewFleetProps(list []domain.Status, now time.Time, drawer func(string) string) (ChipListProps, ServerListProps) {
+	var chips ChipListProps
+	var rows ServerListProps
+	for _, s := range list {
+		url := drawerURL(drawer, s.ServerName)
+		chips.Chips = append(chips.Chips, NewChipPropsAt(s, now).At(PlaceHeader, url))
+		rows.Rows = append(rows.Rows, NewServerRowProps(s, now, url))
+	}
+	return chips, rows
+}
+
+func drawerURL(drawer func(string) string, name string) string {
+	if drawer == nil {
+		return ""
+	}
+	return drawer(name)
 }

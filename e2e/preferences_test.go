@@ -1,0 +1,86 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"strings"
+	"testing"
+
+	playwright "github.com/mxschmitt/playwright-go"
+)
+
+// choose selects the option of select sel whose value starts with prefix
+// and returns that value.
+func choose(t *testing.T, page playwright.Page, sel, prefix string) string {
+	t.Helper()
+	waitFor(t, page, sel, "the select")
+	var values []string
+	evalJSON(t, page, `sel => JSON.stringify([...document.querySelector(sel).options].map(o => o.value))`, sel, &values)
+	for _, v := range values {
+		if strings.HasPrefix(v, prefix) {
+			if _, err := page.Locator(sel).SelectOption(playwright.SelectOptionValues{Values: &[]string{v}}); err != nil {
+				t.Fatalf("select %s in %s: %v", v, sel, err)
+			}
+			return v
+		}
+	}
+	t.Fatalf("%s: no option starting with %q among %q", sel, prefix, values)
+	return ""
+}
+
+// TestThemePersists: the theme chosen in the header survives a reload and
+// a new browser (the preference lives on the server).
+func TestThemePersists(t *testing.T) {
+	in := startWith(t, servers{"alpha": demoStdio("alpha", nil)})
+	page := openWith(t, in, playwright.BrowserNewContextOptions{Locale: playwright.String("en-US"), ColorScheme: playwright.ColorSchemeLight})
+	if got := attr(t, page, "html", "data-theme"); got != "system" {
+		t.Errorf("initial html data-theme: got %q, want system", got)
+	}
+	const sel = `[data-testid="header"] [data-testid="theme-toggle"]`
+	if got := count(t, page, selHeader+` form select[data-testid="theme-toggle"]`); got != 1 {
+		t.Errorf("theme toggle: got %d <select> elements inside a form, want 1", got)
+	}
+	choose(t, page, sel, "dark")
+	waitFor(t, page, `html[data-theme="dark"]`, "theme saved and page reloaded")
+	if _, err := page.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, page, `html[data-theme="dark"]`, "dark after a reload")
+	checkAxe(t, page, "dark chosen over a light system scheme")
+	if got, _ := page.Locator(sel).InputValue(playwright.LocatorInputValueOptions{Timeout: playwright.Float(5000)}); got != "dark" {
+		t.Errorf("theme toggle after reload: got %q, want dark", got)
+	}
+	other := openWith(t, in, playwright.BrowserNewContextOptions{Locale: playwright.String("en-US"), ColorScheme: playwright.ColorSchemeLight})
+	if got := attr(t, other, "html", "data-theme"); got != "dark" {
+		t.Errorf("html data-theme in a new browser context: got %q, want dark", got)
+	}
+}
+
+// TestLanguagePersists: the language chosen in the header wins over the
+// browser's, after a reload and in a new browser.
+func TestLanguagePersists(t *testing.T) {
+	in := startWith(t, servers{"alpha": demoStdio("alpha", nil)})
+	page := open(t, in)
+	if got := attr(t, page, "html", "lang"); got != "en" {
+		t.Errorf("initial html lang: got %q, want en", got)
+	}
+	const sel = `[data-testid="header"] [data-testid="lang-switch"]`
+	var langs []string
+	waitFor(t, page, sel, "language switcher")
+	evalJSON(t, page, `sel => JSON.stringify([...document.querySelector(sel).options].map(o => o.value))`, sel, &langs)
+	if len(langs) != 3 {
+		t.Errorf("language options: got %q, want the three languages", langs)
+	}
+	choose(t, page, sel, "pt")
+	waitFor(t, page, `html[lang="pt-BR"]`, "language saved and page reloaded")
+	if _, err := page.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, page, `html[lang="pt-BR"]`, "pt-BR after a reload")
+	other := open(t, in) // an en-US browser with no cookies
+	if got := attr(t, other, "html", "lang"); got != "pt-BR" {
+		t.Errorf("html lang in a new en-US browser context: got %q, want pt-BR", got)
+	}
+	choose(t, other, sel, "zh")
+	waitFor(t, other, `html[lang="zh-Hans"]`, "switch to Chinese")
+}

@@ -1,0 +1,95 @@
+package handlers
+
+import (
+	"bytes"
+	"fmt"
+	"log/slog"
+	"net/http"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"github.com/switchboard-mcp/switchboard/domain"
+	"github.com/switchboard-mcp/switchboard/views"
+)
+
+// drawerUI serves one server's drawer and the commands given from it, as
+// HTML fragments in the person's language.
+type drawerUI struct {
+	fleet *domain.Fleet
+	prefs *preferences // the page's language negotiation, shared so fragments match their page
+	log   *slog.Logger
+}
+
+// livePart asks the drawer endpoint for the parts that follow the state
+// (lists, actions, stderr) instead of the whole drawer.
+const livePart = "live"
+
+// show renders the whole drawer, or only its live parts when the drawer's
+// script reloads them after a state change.
+func (u *drawerUI) show(c echo.Context) error {
+	name, err := serverName(c)
+	if err != nil {
+		return err
+	}
+	p, err := u.props(name)
+	if err != nil {
+		return err
+	}
+	if c.QueryParam("part") == livePart {
+		return u.render(c, http.StatusOK, views.DrawerLive(p))
+	}
+	return u.render(c, http.StatusOK, views.Drawer(p))
+}
+
+// props reads everything the drawer shows about name from the fleet.
+func (u *drawerUI) props(name string) (views.DrawerProps, error) {
+	st, err := u.fleet.Status(name)
+	if err != nil {
+		return views.DrawerProps{}, err
+	}
+	return u.propsOf(st)
+}
+
+// propsOf builds the drawer around a snapshot a command already returned,
+// so the answer shows the state that command left behind.
+func (u *drawerUI) propsOf(st domain.Status) (views.DrawerProps, error) {
+	caps, err := u.fleet.Capabilities(st.ServerName)
+	if err != nil {
+		return views.DrawerProps{}, err
+	}
+	stderr, err := u.fleet.Stderr(st.ServerName)
+	if err != nil {
+		return views.DrawerProps{}, err
+	}
+	return views.NewDrawerProps(st, caps, stderr, drawerURLs(st.ServerName)), nil
+}
+
+// drawerURLs fills the drawer's endpoints for one server.
+func drawerURLs(name string) views.DrawerURLs {
+	return views.DrawerURLs{
+		Live:     ServerPath(PathUIDrawer, name) + "?part=" + livePart,
+		Restart:  ServerPath(PathUIRestart, name),
+		Disable:  ServerPath(PathUIDisable, name),
+		Enable:   ServerPath(PathUIEnable, name),
+		Settings: ServerPath(PathUISettings, name),
+		Remove:   ServerPath(PathUIRemove, name),
+	}
+}
+
+// render writes components as one buffered fragment, so a failing
+// template never leaves half a drawer in the page.
+func (u *drawerUI) render(c echo.Context, status int, comps ...templ.Component) error {
+	ctx := u.prefs.resolve(c).context(c.Request().Context())
+	var buf bytes.Buffer
+	for _, comp := range comps {
+		if err := comp.Render(ctx, &buf); err != nil {
+			return fmt.Errorf("render drawer fragment: %w", err)
+		}
+	}
+	h := c.Response().Header()
+	h.Set("Content-Security-Policy", contentSecurityPolicy)
+	h.Set("Cache-Control", "no-store")
+	h.Set("Vary", "Accept-Language, Cookie")
+	return c.HTMLBlob(status, buf.Bytes())
+}

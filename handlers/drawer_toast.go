@@ -1,0 +1,73 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/switchboard-mcp/switchboard/views"
+)
+
+// toastTarget is the page's alert region, where a failed action's message
+// goes whatever element asked.
+const toastTarget = "#toast"
+
+// toastMessages maps the error codes of classify to what a person reads.
+// Domain error texts are English and stay in the log; the toast only
+// carries the server name, which the template escapes.
+var toastMessages = map[string]string{
+	"not_found":        "ToastNotFound",
+	"server_disabled":  "ToastServerDisabled",
+	"invalid_settings": "ToastInvalidSettings",
+	"shutting_down":    "ToastShuttingDown",
+	"settings_invalid": "ToastSettingsFile",
+	"bad_request":      "ToastBadRequest",
+}
+
+// withToast turns a drawer handler's error into a localized toast: the
+// status says what failed, and HX-Retarget moves the fragment into the
+// alert region instead of the element that asked. fallback is the
+// message for errors nobody classified, such as a settings file that
+// could not be written during a remove.
+func (u *drawerUI) withToast(fallback string, h echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		err := h(c)
+		if err == nil {
+			return nil
+		}
+		req := c.Request()
+		ctx := req.Context()
+		if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+			return nil // the client went away; nobody is left to tell
+		}
+		p := classify(err)
+		level := slog.LevelInfo
+		if p.status >= http.StatusInternalServerError {
+			level = slog.LevelError
+		}
+		u.log.LogAttrs(ctx, level, "request failed",
+			slog.String("method", req.Method),
+			slog.String("path", req.URL.Path),
+			slog.Int("status", p.status),
+			slog.String("code", p.code),
+			slog.Any("error", err))
+		if c.Response().Committed {
+			return nil
+		}
+		id, ok := toastMessages[p.code]
+		if !ok {
+			id = fallback
+		}
+		name, _ := serverName(c) // a name that does not decode is shown as sent
+		if name == "" {
+			name = c.Param(nameParam)
+		}
+		hdr := c.Response().Header()
+		hdr.Set("HX-Retarget", toastTarget)
+		hdr.Set("HX-Reswap", "innerHTML")
+		return u.render(c, p.status, views.Toast(views.NewToastProps(p.code, id, map[string]any{"Name": name})))
+	}
+}

@@ -1,0 +1,195 @@
+package handlers
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"github.com/switchboard-mcp/switchboard/domain"
+	"github.com/switchboard-mcp/switchboard/views"
+)
+
+// pageEvents streams the dashboard's out-of-band swaps: rendered HTML in
+// the person's language, unlike the JSON stream of the API.
+type pageEvents struct {
+	hub       *domain.Hub
+	prefs     *preferences
+	heartbeat time.Duration
+	done      <-chan struct{}
+	now       func() time.Time
+}
+
+// stream first sends the full current state, which replaces the header
+// chips and the whole list so a page that reconnects heals from anything
+// it missed. Then each coalesced batch becomes one event per server,
+// swapping its header chip and its row from that one snapshot. A batch
+// that adds or removes a server sends the full state instead, since a
+// per-server swap has no element to land on.
+func (p *pageEvents) stream(c echo.Context) error {
+	ctx, cancel := context.WithCancel(c.Request().Context())
+	defer cancel()
+	if p.done != nil {
+		go func() {
+			select {
+			case <-p.done:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+	}
+	rctx := p.prefs.resolve(c).context(ctx)
+
+	sub := p.hub.Subscribe()
+	defer sub.Close()
+	// Subscribe queued every current snapshot; the full state below covers
+	// them, and the version check skips them when they arrive.
+	shown := map[string]domain.Status{}
+	for _, s := range p.hub.List() {
+		shown[s.ServerName] = s
+	}
+
+	w := c.Response()
+	h := w.Header()
+	h.Set(echo.HeaderContentType, "text/event-stream")
+	h.Set(echo.HeaderCacheControl, "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+
+	var out, html bytes.Buffer
+	if err := p.appendFull(rctx, &out, &html, shown); err != nil {
+		return err
+	}
+	for {
+		if _, err := w.Write(out.Bytes()); err != nil {
+			return nil // the client is gone
+		}
+		w.Flush()
+		out.Reset()
+
+		batch, err := p.next(ctx, sub)
+		if ctx.Err() != nil {
+			return nil
+		}
+		if err != nil { // nothing happened for a heartbeat
+			out.Write(ping)
+			continue
+		}
+		changed, setChanged := merge(shown, batch)
+		if setChanged {
+			err = p.appendFull(rctx, &out, &html, shown)
+		} else {
+			err = p.appendUpdates(rctx, &out, &html, changed)
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// merge applies a batch to the snapshots the page shows. It returns the
+// snapshots that are new to the page and whether a server appeared or
+// disappeared. Snapshots the page already has (the subscription's initial
+// list) are skipped.
+func merge(shown map[string]domain.Status, batch []domain.Status) (changed []domain.Status, setChanged bool) {
+	for _, st := range batch {
+		old, ok := shown[st.ServerName]
+		if ok && st.Version <= old.Version {
+			continue
+		}
+		if st.Phase == domain.PhaseDisposed {
+			if ok {
+				delete(shown, st.ServerName)
+				setChanged = true
+			}
+			continue
+		}
+		if !ok {
+			setChanged = true
+		}
+		shown[st.ServerName] = st
+		changed = append(changed, st)
+	}
+	return changed, setChanged
+}
+
+// next waits at most one heartbeat for snapshots; the deadline error tells
+// the caller to ping.
+func (p *pageEvents) next(ctx context.Context, sub *domain.Subscription) ([]domain.Status, error) {
+	ctx, cancel := context.WithTimeout(ctx, p.heartbeat)
+	defer cancel()
+	return sub.Next(ctx)
+}
+
+func (p *pageEvents) appendFull(ctx context.Context, out, html *bytes.Buffer, shown map[string]domain.Status) error {
+	list := make([]domain.Status, 0, len(shown))
+	for _, s := range shown {
+		list = append(list, s)
+	}
+	slices.SortFunc(list, func(a, b domain.Status) int { return strings.Compare(a.ServerName, b.ServerName) })
+	if err := appendHTMLEvent(ctx, out, html, sseEvent, views.FullState(views.NewFullStateProps(list, p.now(), drawerURL))); err != nil {
+		return err
+	}
+	for _, st := range list {
+		if err := appendDrawerHeader(ctx, out, html, st); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *pageEvents) appendUpdates(ctx context.Context, out, html *bytes.Buffer, changed []domain.Status) error {
+	now := p.now()
+	for _, st := range changed {
+		u := views.NewServerUpdateProps(st, now, drawerURL(st.ServerName))
+		if err := appendHTMLEvent(ctx, out, html, sseEvent, views.ServerUpdate(u)); err != nil {
+			return err
+		}
+		if err := appendDrawerHeader(ctx, out, html, st); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// appendDrawerHeader appends st's drawer header, rendered from the same
+// snapshot as its chip and row, as the server's drawer event.
+func appendDrawerHeader(ctx context.Context, out, html *bytes.Buffer, st domain.Status) error {
+	return appendHTMLEvent(ctx, out, html, views.DrawerEvent(st.ServerName), views.DrawerHeader(views.NewDrawerHeaderProps(st), true))
+}
+
+// appendHTMLEvent renders c and appends it to out as one event,
+// one data line per line of HTML. Every line break a browser's EventSource
+// honours (CR, LF, CRLF) starts a new data line, so text from a server,
+// which may hold any of them, can never end the data and inject a field.
+func appendHTMLEvent(ctx context.Context, out, html *bytes.Buffer, event string, c templ.Component) error {
+	html.Reset()
+	if err := c.Render(ctx, html); err != nil {
+		return fmt.Errorf("render page event: %w", err)
+	}
+	out.WriteString("event: " + event + "\n")
+	b := html.Bytes()
+	for {
+		i := bytes.IndexAny(b, "\r\n")
+		out.WriteString("data: ")
+		if i < 0 {
+			out.Write(b)
+			out.WriteByte('\n')
+			break
+		}
+		out.Write(b[:i])
+		out.WriteByte('\n')
+		if b[i] == '\r' && i+1 < len(b) && b[i+1] == '\n' {
+			i++
+		}
+		b = b[i+1:]
+	}
+	out.WriteByte('\n')
+	return nil
+}

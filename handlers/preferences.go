@@ -1,0 +1,122 @@
+package handlers
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/switchboard-mcp/switchboard/domain"
+	"github.com/switchboard-mcp/switchboard/locales"
+	"github.com/switchboard-mcp/switchboard/views"
+)
+
+// Preference keys in domain.PreferenceStore, and the cookies that carry
+// the same choices when there is no store.
+const (
+	prefLang    = "lang"
+	prefTheme   = "theme"
+	themeCookie = "theme"
+)
+
+// prefCookieAge keeps a choice for a year; it is renewed on every change.
+const prefCookieAge = 365 * 24 * time.Hour
+
+// preferences reads and writes a person's theme and language. Every page
+// response negotiates through it, so the page and its event stream can
+// never speak different languages.
+type preferences struct {
+	store   domain.PreferenceStore // nil keeps choices in cookies only
+	catalog *locales.Catalog
+	log     *slog.Logger
+}
+
+// choice is what a request resolved to.
+type choice struct {
+	loc   *locales.Localizer
+	theme string
+}
+
+// resolve picks the language (stored preference, then cookie, then
+// Accept-Language) and the theme (stored, then cookie, then "system"). A
+// failing store is logged and skipped: the page still renders.
+func (p *preferences) resolve(c echo.Context) choice {
+	var stored map[string]string
+	if p.store != nil {
+		var err error
+		stored, err = p.store.Preferences(c.Request().Context(), domain.LocalUser)
+		if err != nil {
+			p.log.LogAttrs(c.Request().Context(), slog.LevelWarn, "read preferences", slog.Any("error", err))
+		}
+	}
+	var langs []string
+	if v := stored[prefLang]; v != "" {
+		langs = append(langs, v)
+	}
+	if ck, err := c.Cookie(langCookie); err == nil && ck.Value != "" {
+		langs = append(langs, ck.Value)
+	}
+	langs = append(langs, c.Request().Header.Get("Accept-Language"))
+	theme := stored[prefTheme]
+	if theme == "" {
+		if ck, err := c.Cookie(themeCookie); err == nil {
+			theme = ck.Value
+		}
+	}
+	return choice{loc: p.catalog.Localizer(langs...), theme: views.NormalTheme(theme)}
+}
+
+// context returns the request context carrying the resolved localizer.
+func (ch choice) context(ctx context.Context) context.Context {
+	return locales.WithLocalizer(ctx, ch.loc)
+}
+
+// save stores the theme and language posted by the page's switcher. Either
+// field may be absent; a present one must be a known value. htmx asks for
+// a full reload (HX-Refresh), a plain form gets a redirect to the page.
+func (p *preferences) save(c echo.Context) error {
+	theme, hasTheme := formValue(c, prefTheme)
+	lang, hasLang := formValue(c, prefLang)
+	if !hasTheme && !hasLang {
+		return &apiError{http.StatusBadRequest, "missing_preference", "send theme or lang"}
+	}
+	if hasTheme && !slices.Contains(views.Themes, theme) {
+		return &apiError{http.StatusUnprocessableEntity, "invalid_theme", "theme must be system, light or dark"}
+	}
+	if hasLang && !slices.Contains(views.Languages, lang) {
+		return &apiError{http.StatusUnprocessableEntity, "invalid_lang", "lang must be en, pt-BR or zh-Hans"}
+	}
+	ctx := c.Request().Context()
+	for _, kv := range [][3]string{{prefTheme, theme, themeCookie}, {prefLang, lang, langCookie}} {
+		if kv[1] == "" {
+			continue
+		}
+		if p.store != nil {
+			if err := p.store.SetPreference(ctx, domain.LocalUser, kv[0], kv[1]); err != nil {
+				return err
+			}
+		}
+		c.SetCookie(&http.Cookie{Name: kv[2], Value: kv[1], Path: "/", MaxAge: int(prefCookieAge / time.Second),
+			HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	}
+	if c.Request().Header.Get("HX-Request") == "true" {
+		c.Response().Header().Set("HX-Refresh", "true")
+		return c.NoContent(http.StatusOK)
+	}
+	return c.Redirect(http.StatusSeeOther, PathDashboard)
+}
+
+// formValue returns a form field and whether it was sent at all.
+func formValue(c echo.Context, key string) (string, bool) {
+	if err := c.Request().ParseForm(); err != nil {
+		return "", false
+	}
+	vs, ok := c.Request().PostForm[key]
+	if !ok || len(vs) == 0 {
+		return "", false
+	}
+	return vs[0], true
+}

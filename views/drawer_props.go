@@ -1,0 +1,66 @@
+package views
+
+import (
+	"strconv"
+
+	"github.com/switchboard-mcp/switchboard/domain"
+)
+
+// DrawerURLs are the endpoints one server's drawer talks to. The handlers
+// own the route table, so they fill these in; views never spell a URL.
+type DrawerURLs struct {
+	Live     string // the drawer's live parts: capabilities, actions, stderr
+	Restart  string
+	Disable  string
+	Enable   string
+	Settings string
+	Remove   string // GET: the confirmation; POST: remove
+}
+
+// DrawerProps is one server's detail panel.
+type DrawerProps struct {
+	ID            string
+	Name          string
+	TitleID       string
+	ConfirmSlotID string
+	Header        DrawerHeaderProps
+	Actions       DrawerActionsProps
+	Settings      DrawerSettingsProps
+	Caps          DrawerCapsProps
+	Stderr        DrawerStderrProps
+}
+
+// NewDrawerProps builds the whole drawer from one snapshot, the cached
+// capability lists and the recent stderr lines, so every part of it tells
+// the same story.
+func NewDrawerProps(s domain.Status, caps domain.Capabilities, stderr []string, urls DrawerURLs) DrawerProps {
+	key := ServerKey(s.ServerName)
+	return DrawerProps{
+		ID:            "drawer-" + key,
+		Name:          s.ServerName,
+		TitleID:       drawerTitleID(s.ServerName),
+		ConfirmSlotID: ConfirmSlotID(s.ServerName),
+		Header:        NewDrawerHeaderProps(s),
+		Actions:       NewDrawerActionsProps(s, urls),
+		Settings:      NewDrawerSettingsProps(s, urls.Settings),
+		Caps:          NewDrawerCapsProps(s, caps, urls.Live),
+		Stderr:        NewDrawerStderrProps(s, stderr),
+	}
+}
+
+// ConfirmSlotID is the id of the element inside a drawer that receives
+// the remove confirmation, so the handler can target it.
+func ConfirmSlotID(name string) string { return "confirm-slot-" + ServerKey(name) }
+
+func drawerTitleID(name string) string { return "drawer-title-" + ServerKey(name) }
+
+// liveStamp names what the capability lists and actions were rendered
+// from: a change of state or a new capability load makes it differ from
+// the header's, which tells the drawer's script to reload them.
+func liveStamp(s domain.Status) string {
+	var sync int64
+	if !s.LastSyncAt.IsZero() {
+		sync = s.LastSyncAt.UnixMilli()
+	}
+	return string(s.State) + ":" + strconv.FormatInt(sync, 10)
+}

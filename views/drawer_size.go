@@ -1,0 +1,35 @@
+package views
+
+import (
+	"context"
+
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+	"golang.org/x/text/number"
+
+	"github.com/switchboard-mcp/switchboard/locales"
+)
+
+// sizeUnits are binary multiples with their message ids, largest first.
+var sizeUnits = []struct {
+	bytes int64
+	id    string
+}{
+	{1 << 30, "DrawerSizeGiB"},
+	{1 << 20, "DrawerSizeMiB"},
+	{1 << 10, "DrawerSizeKiB"},
+}
+
+// SizeText says a byte count the way the reader's language writes
+// numbers: "1.5 KiB" in English, "1,5 KiB" in Portuguese.
+func SizeText(ctx context.Context, n int64) string {
+	l := locales.FromContext(ctx)
+	for _, u := range sizeUnits {
+		if n >= u.bytes {
+			p := message.NewPrinter(language.Make(l.Lang()))
+			v := p.Sprint(number.Decimal(float64(n)/float64(u.bytes), number.MaxFractionDigits(1)))
+			return l.T(u.id, map[string]any{"Size": v})
+		}
+	}
+	return l.T("DrawerSizeBytes", map[string]any{"Count": n})
+}

@@ -1,0 +1,49 @@
+package views
+
+// Themes are the accepted values of the "theme" preference; "system"
+// follows prefers-color-scheme.
+var Themes = []string{"system", "light", "dark"}
+
+// Languages are the accepted values of the "lang" preference, in the
+// order the switcher lists them; they match locales.Supported.
+var Languages = []string{"en", "pt-BR", "zh-Hans"}
+
+// Option is one entry of a <select>.
+type Option struct {
+	Value    string
+	Label    Message
+	Lang     string // the label's own language, for screen readers; empty inherits
+	Selected bool
+}
+
+// PreferencesProps is the theme toggle and the language switcher.
+type PreferencesProps struct {
+	Action string
+	Themes []Option
+	Langs  []Option
+}
+
+// NormalTheme returns theme if it is one of Themes, else "system".
+func NormalTheme(theme string) string {
+	for _, t := range Themes {
+		if t == theme {
+			return t
+		}
+	}
+	return "system"
+}
+
+// NewPreferencesProps builds both selects with the current choices marked.
+func NewPreferencesProps(action, theme, lang string) PreferencesProps {
+	p := PreferencesProps{Action: action}
+	theme = NormalTheme(theme)
+	for _, t := range Themes {
+		p.Themes = append(p.Themes, Option{Value: t, Label: Message{ID: "Theme" + capital(t)}, Selected: t == theme})
+	}
+	for _, l := range Languages {
+		p.Langs = append(p.Langs, Option{Value: l, Label: Message{ID: "LangName_" + l}, Lang: l, Selected: l == lang})
+	}
+	return p
+}
+
+func capital(s string) string { return string(s[0]-'a'+'A') + s[1:] }

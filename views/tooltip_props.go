@@ -1,0 +1,151 @@
+package views
+
+import (
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/switchboard-mcp/switchboard/domain"
+)
+
+// TimeProps is an instant shown as a relative time ("2 seconds ago"). The
+// text is a server-rendered fallback; the page's script rewrites it every
+// second from EpochMS in the page's language.
+type TimeProps struct {
+	EpochMS  int64
+	ISO      string // the datetime attribute
+	Relative Message
+}
+
+// NewTimeProps describes t relative to now.
+func NewTimeProps(t, now time.Time) TimeProps {
+	return TimeProps{EpochMS: t.UnixMilli(), ISO: t.UTC().Format(time.RFC3339), Relative: relativeTime(t, now)}
+}
+
+// relativeTime picks the largest whole unit, as Intl.RelativeTimeFormat
+// with numeric "auto" would, so the fallback and the script agree.
+func relativeTime(t, now time.Time) Message {
+	d := t.Sub(now)
+	secs := int64(math.Round(d.Seconds()))
+	future := secs > 0
+	abs := secs
+	if abs < 0 {
+		abs = -abs
+	}
+	if abs == 0 {
+		return Message{ID: "RelNow"}
+	}
+	unit, n := "Seconds", abs
+	switch {
+	case abs >= 86400:
+		unit, n = "Days", abs/86400
+	case abs >= 3600:
+		unit, n = "Hours", abs/3600
+	case abs >= 60:
+		unit, n = "Minutes", abs/60
+	}
+	dir := "Ago"
+	if future {
+		dir = "In"
+	}
+	return Message{ID: "Rel" + unit + dir, Data: map[string]any{"Count": n}}
+}
+
+// TooltipProps is the detail behind a chip. Optional parts are nil when
+// the snapshot has nothing to say, so a reconnected server's tooltip
+// carries no trace of its last error (R4.1).
+type TooltipProps struct {
+	State    Message
+	Attempt  *Message // "attempt 2 of 5" while an outage lasts
+	Counts   []Message
+	LastSync *TimeProps
+	Latency  *LatencyProps
+
+	Error       string // redacted by the domain; escaped by templ
+	Category    string
+	ExitCode    *Message
+	LastErrorAt *TimeProps
+	Retry       *RetryProps
+}
+
+// LatencyProps is the last probe's round trip.
+type LatencyProps struct {
+	MS   float64 // for the script's Intl.NumberFormat
+	Text Message
+}
+
+// RetryProps is either a countdown to the next attempt or the reason
+// there will be none.
+type RetryProps struct {
+	Deadline *TimeProps // nil: no automatic retry
+	NoRetry  Message
+}
+
+// HasError reports whether the tooltip shows an error block.
+func (p TooltipProps) HasError() bool { return p.Error != "" }
+
+// NewTooltipProps builds a tooltip from one snapshot.
+func NewTooltipProps(s domain.Status, now time.Time) TooltipProps {
+	p := TooltipProps{
+		State: Message{ID: stateID(s.State)},
+		Counts: []Message{
+			{ID: "ToolCount", Data: map[string]any{"Count": s.ToolCount}},
+			{ID: "ResourceCount", Data: map[string]any{"Count": s.ResourceCount}},
+			{ID: "PromptCount", Data: map[string]any{"Count": s.PromptCount}},
+		},
+	}
+	if !s.LastSyncAt.IsZero() {
+		t := NewTimeProps(s.LastSyncAt, now)
+		p.LastSync = &t
+	}
+	if s.HasLatency {
+		ms := float64(s.Latency.Microseconds()) / 1000
+		p.Latency = &LatencyProps{MS: ms, Text: Message{ID: "LatencyValue", Data: map[string]any{"MS": formatMS(ms)}}}
+	}
+	if s.State == domain.StateConnected || s.Error == "" {
+		return p
+	}
+	if s.Attempt > 0 && s.MaxAttempts > 0 && s.State != domain.StateDisabled {
+		p.Attempt = &Message{ID: "TipAttempt", Data: map[string]any{"Attempt": s.Attempt, "Max": s.MaxAttempts}}
+	}
+	p.Error = s.Error
+	p.Category = string(s.ErrorCategory)
+	if s.ExitCode != nil {
+		p.ExitCode = &Message{ID: "TipExitCode", Data: map[string]any{"Code": *s.ExitCode}}
+	}
+	if !s.LastErrorAt.IsZero() {
+		t := NewTimeProps(s.LastErrorAt, now)
+		p.LastErrorAt = &t
+	}
+	if s.State == domain.StateConnecting {
+		return p // the retry is happening now
+	}
+	p.Retry = &RetryProps{NoRetry: Message{ID: "TipNoRetry"}}
+	if s.State == domain.StateError && s.Retryable && s.AutoReconnect && !s.NextRetryAt.IsZero() {
+		t := NewTimeProps(s.NextRetryAt, now)
+		p.Retry.Deadline = &t
+	}
+	return p
+}
+
+// formatMS keeps one decimal below 10 ms, where it means something.
+func formatMS(ms float64) string {
+	if ms < 10 {
+		return strconv.FormatFloat(math.Round(ms*10)/10, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(math.Round(ms), 'f', 0, 64)
+}
+
+// stateID is the message id of a state's name, which the dot's
+// accessible name and the tooltip share.
+func stateID(st domain.State) string {
+	switch st {
+	case domain.StateConnected:
+		return "StateConnected"
+	case domain.StateConnecting:
+		return "StateConnecting"
+	case domain.StateError:
+		return "StateError"
+	}
+	return "StateDisabled"
+}
