@@ -73,11 +73,11 @@ func TestDrawerRendersConnectedServer(t *testing.T) {
 		t.Errorf("got title %q via aria-labelledby, want files", got)
 	}
 	checks := map[string]string{
-		`[data-testid="drawer-target"]`:    "npx -y @example/files",
-		`[data-testid="drawer-transport"]`: "stdio (local process)",
-		`[data-testid="drawer-protocol"]`:  "2025-11-25",
-		`[data-testid="stderr"]`:           "one\ntwo",
-		`.drawer-state [data-testid=chip-badge]`:      "3 tools",
+		`[data-testid="drawer-target"]`:          "npx -y @example/files",
+		`[data-testid="drawer-transport"]`:       "stdio (local process)",
+		`[data-testid="drawer-protocol"]`:        "2025-11-25",
+		`[data-testid="stderr"]`:                 "one\ntwo",
+		`.drawer-state [data-testid=chip-badge]`: "3 tools",
 	}
 	for sel, want := range checks {
 		if got := strings.TrimSpace(doc.Find(sel).Text()); got != want {
