@@ -44,7 +44,8 @@ e2e:
 	CI=$${CI:-true} $(GO) test -tags e2e -count=1 -timeout 10m ./e2e/
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./domain/ ./handlers/
+	$(GO) test -run '^$$' -bench . -benchmem ./domain/ ./handlers/ ./views/
+	$(GO) test -run FirstLoadBytes -v ./handlers/
 
 run:
 	$(GO) run ./cmd/switchboard

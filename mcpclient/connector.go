@@ -34,21 +34,22 @@ type Options struct {
 	// SSE stay on the handshake, because list_changed needs the standalone
 	// GET stream that revision removed.
 	ProtocolVersion string
-	// DialTimeout, TLSHandshakeTimeout and ResponseHeaderTimeout bound the
-	// steps of an HTTP request. There is deliberately no overall timeout: it
-	// would cut long tool calls and the GET stream that carries
-	// notifications. A server that answers a tool call with plain JSON only
-	// once the tool is done needs ResponseHeaderTimeout above its slowest
-	// tool.
+	// DialTimeout and TLSHandshakeTimeout bound the first steps of an HTTP
+	// request. There is deliberately no overall timeout, and by default no
+	// response-header timeout either: each request carries its own context
+	// deadline instead (connectTimeoutSeconds for the handshake, the
+	// keep-alive interval for a probe), since a server that answers a tool
+	// call with plain JSON only once the tool is done must not be cut off
+	// by a transport-wide limit, nor the GET stream that carries
+	// notifications. ResponseHeaderTimeout, when set, adds such a limit.
 	DialTimeout, TLSHandshakeTimeout, ResponseHeaderTimeout time.Duration
 }
 
 // Defaults for Options.
 const (
-	DefaultKillGrace             = 3 * time.Second
-	DefaultDialTimeout           = 10 * time.Second
-	DefaultTLSHandshakeTimeout   = 10 * time.Second
-	DefaultResponseHeaderTimeout = 30 * time.Second
+	DefaultKillGrace           = 3 * time.Second
+	DefaultDialTimeout         = 10 * time.Second
+	DefaultTLSHandshakeTimeout = 10 * time.Second
 )
 
 // discoverTimeout bounds mcp-go's server/discover probe when a caller opts
@@ -82,9 +83,6 @@ func (o Options) withDefaults() Options {
 	}
 	if o.TLSHandshakeTimeout <= 0 {
 		o.TLSHandshakeTimeout = DefaultTLSHandshakeTimeout
-	}
-	if o.ResponseHeaderTimeout <= 0 {
-		o.ResponseHeaderTimeout = DefaultResponseHeaderTimeout
 	}
 	return o
 }

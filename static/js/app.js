@@ -124,7 +124,11 @@
 
   document.addEventListener('mouseout', function (e) {
     var chip = chipOf(e.target);
-    if (chip && !chip.contains(e.relatedTarget)) chip.classList.remove('tip-dismissed');
+    // A dismissed tooltip stays dismissed while the chip keeps keyboard
+    // focus (WCAG 1.4.13): only leaving it entirely re-arms it.
+    if (chip && !chip.contains(e.relatedTarget) && !chip.contains(document.activeElement)) {
+      chip.classList.remove('tip-dismissed');
+    }
   });
 
   document.addEventListener('focusin', function (e) {

@@ -248,6 +248,18 @@
     if (got < have) e.detail.shouldSwap = false;
   });
 
+  // A drawer whose server is gone (removed from another page, or from the
+  // settings file) closes when the event stream's full state no longer
+  // lists it, instead of offering actions on nothing.
+  document.addEventListener('htmx:sseMessage', function () {
+    var d = drawer();
+    if (!d) return;
+    var name = d.getAttribute('data-server');
+    var chips = document.querySelectorAll('[data-testid="header"] [data-testid="status-chip"]');
+    for (var i = 0; i < chips.length; i++) if (chips[i].getAttribute('data-server') === name) return;
+    closeDrawer();
+  });
+
   document.addEventListener('htmx:afterSwap', function (e) {
     var target = e.detail.target;
     if (!target) return;
