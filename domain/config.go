@@ -19,6 +19,7 @@ const (
 const (
 	DefaultKeepAlive      = 30 * time.Second
 	DefaultConnectTimeout = 30 * time.Second
+	DefaultCallTimeout    = 60 * time.Second
 )
 
 // ServerConfig is one resolved server entry: variables expanded, transport
@@ -40,6 +41,7 @@ type ServerConfig struct {
 	AutoReconnect  bool
 	KeepAlive      time.Duration
 	ConnectTimeout time.Duration
+	CallTimeout    time.Duration // deadline of one tools/call
 }
 
 // Target is the redacted command line or URL shown to users, so that a
@@ -87,4 +89,12 @@ func (c ServerConfig) connectTimeout() time.Duration {
 		return DefaultConnectTimeout
 	}
 	return c.ConnectTimeout
+}
+
+// callTimeout is the tools/call deadline, the default when unset.
+func (c ServerConfig) callTimeout() time.Duration {
+	if c.CallTimeout <= 0 {
+		return DefaultCallTimeout
+	}
+	return c.CallTimeout
 }

@@ -2,6 +2,7 @@ package domain
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 )
 
@@ -34,6 +35,13 @@ type Session interface {
 	// the connection had already failed.
 	Done() <-chan struct{}
 	Err() error
+	// CallTool sends tools/call with a progress token, reports every
+	// progress notification for it, and returns the CallToolResult as
+	// JSON. Ending ctx cancels the call, notifying the server where the
+	// transport allows. Nil args are sent as an empty object.
+	CallTool(ctx context.Context, tool string, args json.RawMessage, progress func(Progress)) (json.RawMessage, error)
+	// ReadResource sends resources/read and returns its result as JSON.
+	ReadResource(ctx context.Context, uri string) (json.RawMessage, error)
 	// Close disconnects gracefully and, for stdio, ends the whole process
 	// group. It is safe to call more than once.
 	Close() error

@@ -18,6 +18,7 @@ var (
 	authHdrRE  = regexp.MustCompile(`(?i)\b(authorization|proxy-authorization|x-api-key|api-key|cookie)(["']?\s*[:=]\s*["']?)(?:(?:bearer|basic|token)\s+)?[^\s"',;)]+`)
 	userinfoRE = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.\-]*://)[^/@\s]+@`)
 	queryRE    = regexp.MustCompile(`(?i)([?&](?:[a-z0-9_\-]*(?:token|key|secret|password|passwd|pwd|auth|sig|signature|credential|session)[a-z0-9_\-]*)=)[^&#\s"']+`)
+	kvRE       = regexp.MustCompile(`(?i)(\b(?:[a-z0-9_\-]*(?:token|secret|password|passwd|api[_-]?key|apikey)[a-z0-9_\-]*)\s*=\s*)[^\s&"',;)]+`)
 	flagRE     = regexp.MustCompile(`(?i)(--?(?:[a-z0-9\-]*(?:token|api-key|apikey|secret|password|passwd)[a-z0-9\-]*)(?:=|\s+))[^\s"']+`)
 )
 
@@ -54,6 +55,7 @@ func (r Redactor) Redact(s string) string {
 	s = bearerRE.ReplaceAllString(s, "${1} "+Redacted)
 	s = queryRE.ReplaceAllString(s, "${1}"+Redacted)
 	s = flagRE.ReplaceAllString(s, "${1}"+Redacted)
+	s = kvRE.ReplaceAllString(s, "${1}"+Redacted)
 	return s
 }
 

@@ -20,6 +20,7 @@ func TestRedact(t *testing.T) {
 		{"literal env value", "boom: sekret-env-value leaked", "boom: " + domain.Redacted + " leaked"},
 		{"short literals are ignored", "abc is fine", "abc is fine"},
 		{"header json", `{"x-api-key": "k-999"}`, `{"x-api-key": "` + domain.Redacted + `"}`},
+		{"key=value", "dial failed: token=sekret9 and password = hunter22", "dial failed: token=" + domain.Redacted + " and password = " + domain.Redacted},
 		{"plain text untouched", "exited (code 1)", "exited (code 1)"},
 	}
 	for _, tt := range tests {

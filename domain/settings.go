@@ -38,6 +38,7 @@ type rawServer struct {
 	AutoReconnect         *bool             `json:"autoReconnect"`
 	KeepAliveSeconds      *float64          `json:"keepAliveSeconds"`
 	ConnectTimeoutSeconds *float64          `json:"connectTimeoutSeconds"`
+	CallTimeoutSeconds    *float64          `json:"callTimeoutSeconds"`
 }
 
 // ParseSettings reads a settings file's bytes. A file that is not a JSON
@@ -138,6 +139,7 @@ func resolveEntry(e entry, raw []byte, getenv func(string) string) (ServerConfig
 		AutoReconnect:  r.AutoReconnect == nil || *r.AutoReconnect,
 		KeepAlive:      DefaultKeepAlive,
 		ConnectTimeout: DefaultConnectTimeout,
+		CallTimeout:    DefaultCallTimeout,
 	}
 	for _, a := range r.Args {
 		cfg.Args = append(cfg.Args, expand(a, getenv))
@@ -155,6 +157,12 @@ func resolveEntry(e entry, raw []byte, getenv func(string) string) (ServerConfig
 			return ServerConfig{}, 0, `"connectTimeoutSeconds" must be more than 0`
 		}
 		cfg.ConnectTimeout = seconds(*r.ConnectTimeoutSeconds)
+	}
+	if r.CallTimeoutSeconds != nil {
+		if *r.CallTimeoutSeconds <= 0 {
+			return ServerConfig{}, 0, `"callTimeoutSeconds" must be more than 0`
+		}
+		cfg.CallTimeout = seconds(*r.CallTimeoutSeconds)
 	}
 	rawURL := r.URL
 	if r.HTTPURL != "" {

@@ -21,9 +21,10 @@ type supervisor struct {
 	stderr *LineRing
 	work   sync.WaitGroup // helper goroutines
 
-	mu   sync.Mutex // guards caps and cfg for readers outside the loop
+	mu   sync.Mutex // guards caps, cfg and live for readers outside the loop
 	caps Capabilities
 	cfg  ServerConfig
+	live Session // the connected session, for tool calls; nil while not connected
 
 	// Everything below is owned by the loop goroutine.
 	redact      Redactor
@@ -265,6 +266,9 @@ func (s *supervisor) onAttempt(r attemptResult) {
 	}
 	now := s.opts.Clock.Now()
 	s.session = r.session
+	s.mu.Lock()
+	s.live = r.session
+	s.mu.Unlock()
 	s.setCaps(r.caps)
 	s.resetFailures()
 	s.transition(EvConnected)
@@ -376,6 +380,9 @@ func (s *supervisor) stopAll() {
 	}
 	s.gen++ // anything still running now reports a stale generation
 	if s.session != nil {
+		s.mu.Lock()
+		s.live = nil
+		s.mu.Unlock()
 		s.closeSession(s.session)
 		s.session = nil
 	}
@@ -437,6 +444,12 @@ func (s *supervisor) capabilities() Capabilities {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.caps
+}
+
+func (s *supervisor) liveSession() Session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.live
 }
 
 func (s *supervisor) config() ServerConfig {

@@ -82,6 +82,7 @@ type Session struct {
 	probes   chan error
 	probeIn  chan struct{}
 	closedCh chan struct{}
+	calls    calls
 }
 
 var _ domain.Session = (*Session)(nil)

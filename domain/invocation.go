@@ -1,0 +1,151 @@
+package domain
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// InvocationStatus is where one tools/call stands.
+type InvocationStatus string
+
+const (
+	InvocationPending   InvocationStatus = "pending"   // accepted, not sent yet
+	InvocationRunning   InvocationStatus = "running"   // sent, no answer yet
+	InvocationSuccess   InvocationStatus = "success"   // answered, not isError
+	InvocationError     InvocationStatus = "error"     // isError, a failed call or a timeout
+	InvocationCancelled InvocationStatus = "cancelled" // a person cancelled it
+)
+
+// Final reports whether no further transition can happen.
+func (s InvocationStatus) Final() bool {
+	return s == InvocationSuccess || s == InvocationError || s == InvocationCancelled
+}
+
+// invocationTransitions is the card's state machine: a call is always
+// seen running before it ends, so a card never jumps from pending to done.
+var invocationTransitions = map[InvocationStatus][]InvocationStatus{
+	InvocationPending: {InvocationRunning, InvocationCancelled, InvocationError},
+	InvocationRunning: {InvocationSuccess, InvocationError, InvocationCancelled},
+}
+
+// CanBecome reports whether the machine allows s -> next.
+func (s InvocationStatus) CanBecome(next InvocationStatus) bool {
+	for _, n := range invocationTransitions[s] {
+		if n == next {
+			return true
+		}
+	}
+	return false
+}
+
+// CallKey names an invocation within its scope the way an AI client does:
+// the conversation, the assistant message and the tool call in it. Calls
+// made from the dashboard use one conversation per browser session.
+type CallKey struct {
+	ConversationID string
+	MessageID      string
+	ToolCallID     string
+}
+
+// Progress is the last notifications/progress a server sent for a call.
+type Progress struct {
+	Progress float64
+	Total    float64 // 0 when the server did not say
+	Message  string
+}
+
+// Invocation is one tools/call, as stored and shown.
+type Invocation struct {
+	ID         string
+	Scope      Scope
+	Key        CallKey
+	ServerName string
+	Tool       string
+	Arguments  json.RawMessage // the arguments object as sent
+	Status     InvocationStatus
+	Progress   *Progress
+	// Result is the MCP CallToolResult as JSON. When it was larger than the
+	// store's cap it is cut short and Truncated is set; ResultSize keeps
+	// the size the server sent.
+	Result     json.RawMessage
+	Truncated  bool
+	ResultSize int64
+	Error      string // redacted; for failed calls that have no result
+	RetryOf    string // the invocation this one repeats, if any
+	StartedAt  time.Time
+	EndedAt    time.Time
+	Version    uint64 // grows with every change, across all invocations
+}
+
+// ToolCaller makes a call through a server's supervised connection. The
+// Fleet implements it.
+type ToolCaller interface {
+	// CallTool sends tools/call with a progress token and reports each
+	// progress notification. The result is the CallToolResult as JSON.
+	CallTool(ctx context.Context, server, tool string, args json.RawMessage, progress func(Progress)) (json.RawMessage, error)
+	// CallTimeout is the server's per-call deadline.
+	CallTimeout(server string) (time.Duration, error)
+}
+
+// InvocationFilter narrows a history listing; empty fields match all.
+type InvocationFilter struct {
+	ServerName string
+	Tool       string
+	Status     InvocationStatus
+	Before     string // an invocation id: list what started before it (pagination)
+	Limit      int
+}
+
+// InvocationStore persists invocations per scope. A lookup in another
+// scope finds nothing, so one tenant cannot learn of another's calls.
+type InvocationStore interface {
+	SaveInvocation(ctx context.Context, inv Invocation) error
+	Invocation(ctx context.Context, scope Scope, id string) (Invocation, error) // ErrInvocationNotFound
+	Invocations(ctx context.Context, scope Scope, f InvocationFilter) ([]Invocation, error)
+	// AppendAudit adds one row to the append-only audit log.
+	AppendAudit(ctx context.Context, rec AuditRecord) error
+	// PruneBefore deletes invocations and audit rows that ended before t.
+	PruneBefore(ctx context.Context, t time.Time) (int64, error)
+}
+
+// AuditRecord is the append-only trace of one finished invocation. It keeps
+// a hash of the arguments, not the arguments, so the log itself holds no
+// secrets a tool was given.
+type AuditRecord struct {
+	InvocationID string
+	Scope        Scope
+	ServerName   string
+	Tool         string
+	ArgsSHA256   string // hex SHA-256 of the canonical arguments JSON
+	StartedAt    time.Time
+	EndedAt      time.Time
+	Outcome      InvocationStatus
+}
+
+// SchemaValidator checks JSON against a JSON Schema. An adapter over a
+// maintained JSON Schema library implements it.
+type SchemaValidator interface {
+	// Validate returns nil, or a *SchemaError listing each violation.
+	Validate(schema, doc json.RawMessage) error
+}
+
+// SchemaError lists where a document breaks its schema.
+type SchemaError struct {
+	Violations []Violation
+}
+
+// Violation is one broken rule: where (a JSON pointer such as "/limit")
+// and what, in the library's words.
+type Violation struct {
+	Pointer string
+	Message string
+}
+
+func (e *SchemaError) Error() string {
+	if len(e.Violations) == 0 {
+		return "does not match its schema"
+	}
+	v := e.Violations[0]
+	return "does not match its schema at " + v.Pointer + ": " + v.Message
+}

@@ -1,0 +1,193 @@
+package domain
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// call is one invocation in flight. Its goroutine (run) and progress
+// callbacks change it; readers take snapshots.
+type call struct {
+	svc  *Invocations
+	done chan struct{} // closed once the final state is stored
+
+	mu        sync.Mutex // guards inv, cancel and cancelled
+	inv       Invocation
+	cancel    context.CancelFunc
+	cancelled bool
+}
+
+func (c *call) snapshot() Invocation {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.inv
+}
+
+// save stores and publishes the current state.
+func (c *call) save(ctx context.Context) error {
+	c.mu.Lock()
+	inv := c.svc.opts.Feed.publish(c.inv)
+	c.inv.Version = inv.Version
+	c.mu.Unlock()
+	if err := c.svc.opts.Store.SaveInvocation(ctx, inv); err != nil {
+		return fmt.Errorf("save invocation %s: %w", inv.ID, err)
+	}
+	return nil
+}
+
+func (c *call) cancelByPerson() {
+	c.mu.Lock()
+	c.cancelled = true
+	cancel := c.cancel
+	c.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+func (c *call) wait(ctx context.Context) (Invocation, error) {
+	select {
+	case <-c.done:
+		return c.snapshot(), nil
+	case <-ctx.Done():
+		return Invocation{}, ctx.Err()
+	}
+}
+
+func (c *call) move(to InvocationStatus) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.inv.Status.CanBecome(to) {
+		return false
+	}
+	c.inv.Status = to
+	return true
+}
+
+// run sends the call and records how it ended.
+func (c *call) run() {
+	s := c.svc
+	log := s.opts.Log
+	bg := context.Background()
+	id := c.snapshot().ID
+	defer func() {
+		s.mu.Lock()
+		delete(s.running, id)
+		s.mu.Unlock()
+		close(c.done)
+	}()
+
+	inv := c.snapshot()
+	timeout, err := s.opts.Caller.CallTimeout(inv.ServerName)
+	if err != nil {
+		c.finish(bg, nil, err)
+		return
+	}
+	ctx, cancel := context.WithTimeout(bg, timeout)
+	defer cancel()
+	c.mu.Lock()
+	c.cancel = cancel
+	cancelled := c.cancelled
+	c.mu.Unlock()
+	if cancelled {
+		c.finish(bg, nil, context.Canceled)
+		return
+	}
+	c.move(InvocationRunning)
+	if err := c.save(bg); err != nil {
+		log.Error("save invocation", "invocation", inv.ID, "error", err)
+	}
+	result, err := s.opts.Caller.CallTool(ctx, inv.ServerName, inv.Tool, inv.Arguments, c.onProgress)
+	if errors.Is(err, context.DeadlineExceeded) {
+		err = fmt.Errorf("no answer within %s: %w", timeout, err)
+	}
+	c.finish(bg, result, err)
+}
+
+func (c *call) onProgress(p Progress) {
+	c.mu.Lock()
+	if c.inv.Status != InvocationRunning {
+		c.mu.Unlock()
+		return
+	}
+	c.inv.Progress = &p
+	inv := c.svc.opts.Feed.publish(c.inv)
+	c.inv.Version = inv.Version
+	c.mu.Unlock()
+}
+
+// finish records the outcome: cancelled when a person asked, error for a
+// failed call or an isError result, success otherwise.
+func (c *call) finish(ctx context.Context, result json.RawMessage, callErr error) {
+	s := c.svc
+	c.mu.Lock()
+	cancelled := c.cancelled
+	c.mu.Unlock()
+	to := InvocationSuccess
+	switch {
+	case cancelled:
+		to = InvocationCancelled
+	case callErr != nil:
+		to = InvocationError
+	case resultIsError(result):
+		to = InvocationError
+	}
+	if !c.move(to) {
+		// Pending straight to success would hide that the call ran; it
+		// cannot happen, since run moves to running before calling.
+		s.opts.Log.Error("refused invocation transition", "invocation", c.snapshot().ID, "to", string(to))
+	}
+	c.mu.Lock()
+	c.inv.EndedAt = s.opts.Clock.Now()
+	if callErr != nil && !cancelled {
+		msg := callErr.Error()
+		if r, err := s.opts.Catalog.Redactor(c.inv.ServerName); err == nil {
+			msg = r.Redact(msg)
+		}
+		c.inv.Error = msg
+	}
+	if len(result) > 0 {
+		c.inv.ResultSize = int64(len(result))
+		c.inv.Result, c.inv.Truncated = capResult(result, s.opts.MaxResultBytes)
+	}
+	inv := c.inv
+	c.mu.Unlock()
+	if err := c.save(ctx); err != nil {
+		s.opts.Log.Error("save invocation", "invocation", inv.ID, "error", err)
+	}
+	rec := AuditRecord{InvocationID: inv.ID, Scope: inv.Scope, ServerName: inv.ServerName, Tool: inv.Tool,
+		ArgsSHA256: ArgumentsHash(inv.Arguments), StartedAt: inv.StartedAt, EndedAt: inv.EndedAt, Outcome: to}
+	if err := s.opts.Store.AppendAudit(ctx, rec); err != nil {
+		s.opts.Log.Error("append audit record", "invocation", inv.ID, "error", err)
+	}
+	s.opts.Log.Info("tool call finished", "server", inv.ServerName, "tool", inv.Tool, "invocation", inv.ID,
+		"status", string(to), "duration", inv.EndedAt.Sub(inv.StartedAt).Round(time.Millisecond).String())
+}
+
+func resultIsError(result json.RawMessage) bool {
+	var r struct {
+		IsError bool `json:"isError"`
+	}
+	return json.Unmarshal(result, &r) == nil && r.IsError
+}
+
+// ArgumentsHash is the hex SHA-256 of the arguments in canonical form:
+// object keys sorted and no insignificant white space, so the same
+// arguments always hash the same.
+func ArgumentsHash(args json.RawMessage) string {
+	var v any
+	canonical := []byte(args)
+	if json.Unmarshal(args, &v) == nil {
+		if b, err := json.Marshal(v); err == nil {
+			canonical = b
+		}
+	}
+	sum := sha256.Sum256(canonical)
+	return hex.EncodeToString(sum[:])
+}

@@ -1,0 +1,114 @@
+package domain
+
+import (
+	"context"
+	"sort"
+	"sync"
+)
+
+// InvocationFeed hands every change of an invocation to the pages and API
+// streams of its scope. Like Hub it never blocks the writer. A slow
+// subscriber may miss progress updates, but never a status: each
+// invocation queues at most one change per status (pending, running, and
+// its end), the newest of each, so a card is always seen running before it
+// ends.
+type InvocationFeed struct {
+	mu   sync.Mutex // guards seq and subs
+	seq  uint64
+	subs map[*InvocationSubscription]struct{}
+}
+
+// NewInvocationFeed returns a feed with no subscribers.
+func NewInvocationFeed() *InvocationFeed {
+	return &InvocationFeed{subs: map[*InvocationSubscription]struct{}{}}
+}
+
+// publish stamps inv with the next version and offers it to the
+// subscribers of its scope.
+func (f *InvocationFeed) publish(inv Invocation) Invocation {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.seq++
+	inv.Version = f.seq
+	for s := range f.subs {
+		if s.scope == inv.Scope {
+			s.offer(inv)
+		}
+	}
+	return inv
+}
+
+// Subscribe returns a subscription to the changes of one scope.
+func (f *InvocationFeed) Subscribe(scope Scope) *InvocationSubscription {
+	s := &InvocationSubscription{feed: f, scope: scope, pending: map[string][]Invocation{}, ready: make(chan struct{}, 1)}
+	f.mu.Lock()
+	f.subs[s] = struct{}{}
+	f.mu.Unlock()
+	return s
+}
+
+// InvocationSubscription receives changes coalesced per invocation.
+type InvocationSubscription struct {
+	feed  *InvocationFeed
+	scope Scope
+	ready chan struct{} // holds a token while pending is non-empty
+
+	mu      sync.Mutex // guards pending
+	pending map[string][]Invocation
+}
+
+func (s *InvocationSubscription) offer(inv Invocation) {
+	s.mu.Lock()
+	q := s.pending[inv.ID]
+	if n := len(q); n > 0 && q[n-1].Status == inv.Status {
+		q[n-1] = inv // a newer progress of the same status
+	} else {
+		q = append(q, inv)
+	}
+	s.pending[inv.ID] = q
+	s.mu.Unlock()
+	select {
+	case s.ready <- struct{}{}:
+	default:
+	}
+}
+
+// Next waits for changes and returns every pending one, oldest version
+// first, or ctx's error.
+func (s *InvocationSubscription) Next(ctx context.Context) ([]Invocation, error) {
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-s.ready:
+		}
+		if out := s.Drain(); len(out) > 0 {
+			return out, nil
+		}
+	}
+}
+
+// Ready is signalled when changes are pending, for callers that wait on
+// several sources at once; call Drain after it fires.
+func (s *InvocationSubscription) Ready() <-chan struct{} { return s.ready }
+
+// Drain returns every pending change, oldest version first, without
+// waiting.
+func (s *InvocationSubscription) Drain() []Invocation {
+	s.mu.Lock()
+	out := make([]Invocation, 0, len(s.pending))
+	for _, q := range s.pending {
+		out = append(out, q...)
+	}
+	clear(s.pending)
+	s.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
+	return out
+}
+
+// Close stops delivery; it is safe to call more than once.
+func (s *InvocationSubscription) Close() {
+	s.feed.mu.Lock()
+	delete(s.feed.subs, s)
+	s.feed.mu.Unlock()
+}

@@ -1,0 +1,226 @@
+package domain
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+)
+
+// Errors of the invocation service.
+var (
+	ErrInvocationNotFound = fmt.Errorf("invocation not found: %w", ErrNotFound)
+	ErrToolNotFound       = fmt.Errorf("tool not found: %w", ErrNotFound)
+	ErrBadArguments       = errors.New("arguments must be a JSON object")
+)
+
+// DefaultMaxResultBytes caps what one result may take in the store.
+const DefaultMaxResultBytes = 10 << 20
+
+// Catalog reports what a server offers; the Fleet implements it.
+type Catalog interface {
+	Capabilities(server string) (Capabilities, error)
+	Redactor(server string) (Redactor, error)
+}
+
+// InvocationsOptions wires the invocation service.
+type InvocationsOptions struct {
+	Caller         ToolCaller
+	Catalog        Catalog
+	Store          InvocationStore
+	Validator      SchemaValidator // nil skips argument validation
+	Feed           *InvocationFeed
+	Clock          Clock
+	Log            *slog.Logger
+	NewID          func() string
+	MaxResultBytes int64
+}
+
+// Invocations runs tools/call on a person's behalf and keeps every call
+// visible: each one is stored and published as pending, running and then
+// success, error or cancelled.
+type Invocations struct {
+	opts InvocationsOptions
+
+	mu      sync.Mutex // guards running
+	running map[string]*call
+}
+
+// NewInvocations returns the service.
+func NewInvocations(opts InvocationsOptions) *Invocations {
+	if opts.Clock == nil {
+		opts.Clock = SystemClock{}
+	}
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if opts.NewID == nil {
+		opts.NewID = randomID
+	}
+	if opts.MaxResultBytes <= 0 {
+		opts.MaxResultBytes = DefaultMaxResultBytes
+	}
+	if opts.Feed == nil {
+		opts.Feed = NewInvocationFeed()
+	}
+	return &Invocations{opts: opts, running: map[string]*call{}}
+}
+
+// Feed returns the feed every change is published to.
+func (s *Invocations) Feed() *InvocationFeed { return s.opts.Feed }
+
+// CallRequest is one call a person or client asks for.
+type CallRequest struct {
+	Scope     Scope
+	Key       CallKey // ToolCallID and MessageID are generated when empty
+	Server    string
+	Tool      string
+	Arguments json.RawMessage // a JSON object; empty means {}
+	RetryOf   string
+}
+
+// Start checks the tool and its arguments, records the call as pending and
+// runs it in the background. The pending invocation is returned at once.
+func (s *Invocations) Start(ctx context.Context, req CallRequest) (Invocation, error) {
+	args, err := normalizeArgs(req.Arguments)
+	if err != nil {
+		return Invocation{}, err
+	}
+	caps, err := s.opts.Catalog.Capabilities(req.Server)
+	if err != nil {
+		return Invocation{}, err
+	}
+	tool, ok := findTool(caps, req.Tool)
+	if !ok {
+		return Invocation{}, fmt.Errorf("%s on %s: %w", req.Tool, req.Server, ErrToolNotFound)
+	}
+	if s.opts.Validator != nil && len(tool.InputSchema) > 0 {
+		if err := s.opts.Validator.Validate(tool.InputSchema, args); err != nil {
+			return Invocation{}, fmt.Errorf("arguments of %s: %w", req.Tool, err)
+		}
+	}
+	if req.Key.MessageID == "" {
+		req.Key.MessageID = s.opts.NewID()
+	}
+	if req.Key.ToolCallID == "" {
+		req.Key.ToolCallID = s.opts.NewID()
+	}
+	inv := Invocation{
+		ID: s.opts.NewID(), Scope: req.Scope, Key: req.Key, ServerName: req.Server, Tool: req.Tool,
+		Arguments: args, Status: InvocationPending, RetryOf: req.RetryOf, StartedAt: s.opts.Clock.Now(),
+	}
+	c := &call{svc: s, inv: inv, done: make(chan struct{})}
+	if err := c.save(ctx); err != nil {
+		return Invocation{}, err
+	}
+	pending := c.snapshot()
+	s.mu.Lock()
+	s.running[inv.ID] = c
+	s.mu.Unlock()
+	go c.run()
+	return pending, nil
+}
+
+// Cancel ends a pending or running call as cancelled. A finished call is
+// returned as it is.
+func (s *Invocations) Cancel(ctx context.Context, scope Scope, id string) (Invocation, error) {
+	s.mu.Lock()
+	c, ok := s.running[id]
+	s.mu.Unlock()
+	if !ok || c.snapshot().Scope != scope {
+		return s.Get(ctx, scope, id)
+	}
+	c.cancelByPerson()
+	return c.wait(ctx)
+}
+
+// Retry runs a finished call's arguments again as a new invocation.
+func (s *Invocations) Retry(ctx context.Context, scope Scope, id string) (Invocation, error) {
+	old, err := s.Get(ctx, scope, id)
+	if err != nil {
+		return Invocation{}, err
+	}
+	return s.Start(ctx, CallRequest{Scope: scope, Key: CallKey{ConversationID: old.Key.ConversationID},
+		Server: old.ServerName, Tool: old.Tool, Arguments: old.Arguments, RetryOf: old.ID})
+}
+
+// Get returns one invocation of the scope; another scope's is not found.
+func (s *Invocations) Get(ctx context.Context, scope Scope, id string) (Invocation, error) {
+	s.mu.Lock()
+	c, ok := s.running[id]
+	s.mu.Unlock()
+	if ok {
+		if inv := c.snapshot(); inv.Scope == scope {
+			return inv, nil
+		}
+		return Invocation{}, fmt.Errorf("invocation %q: %w", id, ErrInvocationNotFound)
+	}
+	return s.opts.Store.Invocation(ctx, scope, id)
+}
+
+// List returns the scope's invocations, newest first.
+func (s *Invocations) List(ctx context.Context, scope Scope, f InvocationFilter) ([]Invocation, error) {
+	return s.opts.Store.Invocations(ctx, scope, f)
+}
+
+// Prune deletes what ended before now minus retention.
+func (s *Invocations) Prune(ctx context.Context, retention time.Duration) (int64, error) {
+	return s.opts.Store.PruneBefore(ctx, s.opts.Clock.Now().Add(-retention))
+}
+
+// Close cancels every call in flight and waits for each to be recorded.
+func (s *Invocations) Close(ctx context.Context) error {
+	s.mu.Lock()
+	calls := make([]*call, 0, len(s.running))
+	for _, c := range s.running {
+		calls = append(calls, c)
+	}
+	s.mu.Unlock()
+	for _, c := range calls {
+		c.cancelByPerson()
+		if _, err := c.wait(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func findTool(c Capabilities, name string) (Tool, bool) {
+	for _, t := range c.Tools {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return Tool{}, false
+}
+
+// normalizeArgs accepts a JSON object (or nothing, meaning {}) and returns
+// it compacted.
+func normalizeArgs(raw json.RawMessage) (json.RawMessage, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return json.RawMessage(`{}`), nil
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+		return nil, ErrBadArguments
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, raw); err != nil {
+		return nil, ErrBadArguments
+	}
+	return buf.Bytes(), nil
+}
+
+func randomID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
