@@ -28,6 +28,14 @@ type Options struct {
 	// AllowedHosts are the Host values, beside loopback names, that the
 	// server answers to: the listening host:port and the bare host.
 	AllowedHosts []string
+	// Scope is whose servers and invocations these are (until accounts
+	// exist: domain.LocalUser and the project directory).
+	Scope domain.Scope
+	// Invocations runs and records tool calls; nil serves no tool routes.
+	Invocations *domain.Invocations
+	// Validator checks structured results against a tool's outputSchema;
+	// nil skips that check.
+	Validator domain.SchemaValidator
 	// Preferences keeps each user's theme and language; nil keeps none.
 	Preferences domain.PreferenceStore
 	// Catalog translates the dashboard; nil loads the embedded one.

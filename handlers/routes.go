@@ -38,7 +38,12 @@ const (
 	PathStylesheet = PathStatic + "/css/app.css"
 )
 
-const nameParam = "name"
+const (
+	nameParam = "name"
+	toolParam = "tool"
+	idParam   = "id"
+	partParam = "part"
+)
 
 // ServerPath fills pattern's server name with name, escaped, so that a name
 // holding "/" or a space still reaches its own route.
@@ -82,4 +87,8 @@ func register(e *echo.Echo, opts Options) {
 	e.POST(PathUISettings, drawer.withToast("ToastFailed", drawer.saveSettings))
 	e.GET(PathUIRemove, drawer.withToast("ToastFailed", drawer.confirmRemove))
 	e.POST(PathUIRemove, drawer.withToast("ToastRemoveFailed", drawer.remove))
+
+	// -- invocation API and cards (engineer C1): register below this line --
+
+	// -- run form and theme presets (engineer C2): register below this line --
 }
