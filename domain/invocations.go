@@ -19,6 +19,9 @@ var (
 	ErrInvocationNotFound = fmt.Errorf("invocation not found: %w", ErrNotFound)
 	ErrToolNotFound       = fmt.Errorf("tool not found: %w", ErrNotFound)
 	ErrBadArguments       = errors.New("arguments must be a JSON object")
+	// ErrDuplicateCall is a second invocation with the same CallKey in a
+	// scope: a client replaying a tool call it already made.
+	ErrDuplicateCall = errors.New("an invocation with this call key already exists")
 )
 
 // DefaultMaxResultBytes caps what one result may take in the store.

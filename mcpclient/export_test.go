@@ -1,10 +1,6 @@
 package mcpclient
 
 import (
-	"context"
-
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/switchboard-mcp/switchboard/domain"
 )
 
@@ -12,7 +8,5 @@ import (
 // kill or stop it.
 func PIDOf(s domain.Session) int { return s.(*session).proc.pid }
 
-// CallTool lets tests make a server change its lists.
-func CallTool(ctx context.Context, s domain.Session, name string, args map[string]any) (*mcp.CallToolResult, error) {
-	return s.(*session).CallTool(ctx, name, args)
-}
+// DecodeArgs exposes how tool arguments are turned into the sent object.
+var DecodeArgs = decodeArgs

@@ -1,6 +1,7 @@
 package mcpclient_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"log"
@@ -64,9 +65,8 @@ func TestHTTPEverythingListsAndAnnouncesChanges(t *testing.T) {
 		t.Errorf("Probe: %v", err)
 	}
 	// The change arrives on the standalone GET stream, not in the reply.
-	_, err := mcpclient.CallTool(connectCtx(t), s, "gzip-file-as-resource", map[string]any{
-		"name": "hello.txt.gz", "data": "data:text/plain;base64,aGVsbG8=", "outputType": "resourceLink",
-	})
+	_, err := s.CallTool(connectCtx(t), "gzip-file-as-resource",
+		json.RawMessage(`{"name": "hello.txt.gz", "data": "data:text/plain;base64,aGVsbG8=", "outputType": "resourceLink"}`), nil)
 	if err != nil {
 		t.Fatalf("CallTool: %v", err)
 	}

@@ -48,6 +48,8 @@ type session struct {
 	changes chan domain.ListKind
 	done    chan struct{}
 
+	calls progressRoutes // progress notifications by token
+
 	mu  sync.Mutex        // guards err
 	err *domain.ConnError // why done was closed
 
@@ -104,6 +106,9 @@ func (s *session) fail(err *domain.ConnError) {
 func (s *session) onNotification(n mcp.JSONRPCNotification) {
 	var kind domain.ListKind
 	switch n.Method {
+	case string(mcp.MethodNotificationProgress):
+		s.calls.route(n.Params.AdditionalFields)
+		return
 	case mcp.MethodNotificationToolsListChanged:
 		kind = domain.ListTools
 	case mcp.MethodNotificationResourcesListChanged:
@@ -221,21 +226,4 @@ func (s *session) Close() error {
 		}
 	})
 	return s.closeErr
-}
-
-// CallTool calls a tool. Nil arguments are sent as {}: mcp-go would send
-// null, which servers reject.
-func (s *session) CallTool(ctx context.Context, name string, args map[string]any) (*mcp.CallToolResult, error) {
-	if args == nil {
-		args = map[string]any{}
-	}
-	req := mcp.CallToolRequest{}
-	req.Params.Name = name
-	req.Params.Arguments = args
-	ex := &exchange{}
-	res, err := s.client.CallTool(withExchange(ctx, ex), req)
-	if err != nil {
-		return nil, s.requestError(ctx, ex, fmt.Errorf("call %s: %w", name, err))
-	}
-	return res, nil
 }

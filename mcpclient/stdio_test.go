@@ -1,6 +1,7 @@
 package mcpclient_test
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -87,9 +88,8 @@ func TestStdioEverythingListsAndAnnouncesChanges(t *testing.T) {
 		t.Errorf("tools, resources, templates, prompts = %v, want %v", got, want)
 	}
 	// The tool registers its output as a new resource.
-	_, err := mcpclient.CallTool(connectCtx(t), s, "gzip-file-as-resource", map[string]any{
-		"name": "hello.txt.gz", "data": "data:text/plain;base64,aGVsbG8=", "outputType": "resourceLink",
-	})
+	_, err := s.CallTool(connectCtx(t), "gzip-file-as-resource",
+		json.RawMessage(`{"name": "hello.txt.gz", "data": "data:text/plain;base64,aGVsbG8=", "outputType": "resourceLink"}`), nil)
 	if err != nil {
 		t.Fatalf("CallTool: %v", err)
 	}
@@ -112,7 +112,7 @@ func TestStdioFollowsPagesAndAnnouncesChanges(t *testing.T) {
 			if got, want := len(caps.Tools), fixtureTools+1; got != want {
 				t.Errorf("listed %d tools over pages of %d, want %d", got, fixturePageSize, want)
 			}
-			if _, err := mcpclient.CallTool(connectCtx(t), s, "grow", nil); err != nil {
+			if _, err := s.CallTool(connectCtx(t), "grow", nil, nil); err != nil {
 				t.Fatalf("CallTool(grow): %v", err)
 			}
 			waitChange(t, s, domain.ListTools)

@@ -81,10 +81,12 @@ func (s *ServerStore) SaveServerRecord(ctx context.Context, scope domain.Scope, 
 	return nil
 }
 
-// PurgeServer deletes everything stored about one server in the scope. A
-// server with nothing stored is not an error: the result is the same. Later
-// tables holding per-server rows must be cleared here too, in one
-// transaction with this one.
+// PurgeServer deletes the server's record in the scope. A server with
+// nothing stored is not an error: the result is the same. Its invocations
+// and audit rows are kept on purpose: history outlives a removed server
+// and leaves only through InvocationStore.PruneBefore. Later tables holding
+// per-server state must be cleared here too, in one transaction with this
+// one.
 func (s *ServerStore) PurgeServer(ctx context.Context, scope domain.Scope, name string) error {
 	_, err := s.db.write.ExecContext(ctx, `DELETE FROM server_records WHERE user = ? AND workspace = ? AND server = ?`,
 		scope.User, scope.Workspace, name)

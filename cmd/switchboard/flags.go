@@ -7,6 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"time"
+
+	"github.com/switchboard-mcp/switchboard/domain"
 )
 
 // DefaultAddr is loopback only: the dashboard can restart and remove
@@ -21,6 +24,8 @@ type serveConfig struct {
 	data             string
 	project          string
 	demo             bool
+	resultCap        int64         // bytes of one tool result kept in the store
+	retention        time.Duration // how long finished invocations and audit rows are kept; 0 keeps them
 }
 
 // parseServeFlags reads flags, each defaulting to its SWITCHBOARD_*
@@ -34,6 +39,16 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	fs.StringVar(&c.settings, "settings", getenv("SWITCHBOARD_SETTINGS"), "settings file (env SWITCHBOARD_SETTINGS; default $XDG_CONFIG_HOME/switchboard/settings.json)")
 	fs.StringVar(&c.data, "data", getenv("SWITCHBOARD_DATA"), "directory of the SQLite database (env SWITCHBOARD_DATA; default $XDG_DATA_HOME/switchboard)")
 	fs.StringVar(&c.project, "project", getenv("SWITCHBOARD_PROJECT"), "project directory, the workspace servers are scoped to (env SWITCHBOARD_PROJECT; default the working directory)")
+	capDefault, err := envInt(getenv, "SWITCHBOARD_RESULT_CAP", domain.DefaultMaxResultBytes)
+	if err != nil {
+		return serveConfig{}, err
+	}
+	retDefault, err := envDuration(getenv, "SWITCHBOARD_RETENTION", DefaultRetention)
+	if err != nil {
+		return serveConfig{}, err
+	}
+	fs.Int64Var(&c.resultCap, "result-cap", capDefault, "largest tool result stored whole, in bytes; larger ones are stored truncated (env SWITCHBOARD_RESULT_CAP)")
+	fs.DurationVar(&c.retention, "retention", retDefault, "how long finished tool calls and their audit rows are kept; 0 keeps them forever (env SWITCHBOARD_RETENTION)")
 	fs.BoolVar(&c.demo, "demo", demoDefault, "run the built-in demo servers instead of a settings file (env SWITCHBOARD_DEMO)")
 	if err := fs.Parse(args); err != nil {
 		return serveConfig{}, err
@@ -42,7 +57,12 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 		return serveConfig{}, fmt.Errorf("unexpected argument %q (see switchboard help)", fs.Arg(0))
 	}
 	c.settingsExplicit = c.settings != ""
-	var err error
+	if c.resultCap < 1024 {
+		return serveConfig{}, fmt.Errorf("--result-cap must be at least 1024 bytes, got %d", c.resultCap)
+	}
+	if c.retention < 0 {
+		return serveConfig{}, fmt.Errorf("--retention must not be negative, got %s", c.retention)
+	}
 	if c.data == "" {
 		if c.data, err = defaultDataDir(getenv); err != nil {
 			return serveConfig{}, err
@@ -57,6 +77,34 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 		return serveConfig{}, fmt.Errorf("project directory: %w", err)
 	}
 	return c, nil
+}
+
+// DefaultRetention keeps a month of tool calls: long enough to audit what
+// happened, short enough that the database does not grow without end.
+const DefaultRetention = 30 * 24 * time.Hour
+
+func envInt(getenv func(string) string, key string, def int64) (int64, error) {
+	v := getenv(key)
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", key, err)
+	}
+	return n, nil
+}
+
+func envDuration(getenv func(string) string, key string, def time.Duration) (time.Duration, error) {
+	v := getenv(key)
+	if v == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", key, err)
+	}
+	return d, nil
 }
 
 func envOr(getenv func(string) string, key, def string) string {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/switchboard-mcp/switchboard/domain"
 	"github.com/switchboard-mcp/switchboard/handlers"
+	"github.com/switchboard-mcp/switchboard/jsonschema"
 	"github.com/switchboard-mcp/switchboard/mcpclient"
 	"github.com/switchboard-mcp/switchboard/settingsfile"
 	"github.com/switchboard-mcp/switchboard/sqlite"
@@ -45,15 +46,28 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 		defer src.demo.stop()
 	}
 
+	scope := domain.Scope{User: domain.LocalUser, Workspace: cfg.project}
 	fleet := domain.NewFleet(domain.FleetOptions{
 		SupervisorOptions: domain.SupervisorOptions{
 			Connector: mcpclient.New(mcpclient.Options{Log: log.With("component", "mcpclient")}),
 			Store:     db.ServerStore(),
-			Scope:     domain.Scope{User: domain.LocalUser, Workspace: cfg.project},
+			Scope:     scope,
 			Log:       log.With("component", "supervisor"),
 		},
 		Editor: &settingsfile.Editor{},
 	})
+
+	validator := jsonschema.New()
+	invocations := domain.NewInvocations(domain.InvocationsOptions{
+		Caller:         fleet,
+		Catalog:        fleet,
+		Store:          db.InvocationStore(),
+		Validator:      validator,
+		Log:            log.With("component", "invocations"),
+		MaxResultBytes: cfg.resultCap,
+	})
+	pruneDone := make(chan struct{})
+	go prune(ctx, invocations, cfg.retention, log, pruneDone)
 
 	// Attach before serving, so the first page and API answer already list
 	// every server (connecting) rather than an empty fleet.
@@ -69,6 +83,9 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 	done := make(chan struct{})
 	e := handlers.New(handlers.Options{
 		Fleet:        fleet,
+		Scope:        scope,
+		Invocations:  invocations,
+		Validator:    validator,
 		Preferences:  db.PreferenceStore(),
 		Log:          log.With("component", "http"),
 		Done:         done,
@@ -94,10 +111,40 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 	}
 	fctx, cancel2 := context.WithTimeout(context.WithoutCancel(ctx), fleetShutdownTimeout)
 	defer cancel2()
+	<-pruneDone
+	if err := invocations.Close(fctx); err != nil {
+		log.Warn("stop tool calls", "error", err)
+	}
 	if err := fleet.Close(fctx); err != nil {
 		log.Warn("stop servers", "error", err)
 	}
 	return nil
+}
+
+// pruneInterval is how often expired tool calls are deleted.
+const pruneInterval = time.Hour
+
+// prune deletes tool calls and audit rows older than retention, at start
+// and then every pruneInterval, until ctx ends. Zero retention keeps all.
+func prune(ctx context.Context, inv *domain.Invocations, retention time.Duration, log *slog.Logger, done chan<- struct{}) {
+	defer close(done)
+	if retention <= 0 {
+		return
+	}
+	t := time.NewTicker(pruneInterval)
+	defer t.Stop()
+	for {
+		if n, err := inv.Prune(ctx, retention); err != nil && ctx.Err() == nil {
+			log.Warn("prune tool call history", "error", err)
+		} else if n > 0 {
+			log.Info("pruned tool call history", "rows", n, "retention", retention.String())
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }
 
 // sources is where the servers came from.

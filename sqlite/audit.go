@@ -1,0 +1,56 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/switchboard-mcp/switchboard/domain"
+)
+
+// AppendAudit adds one row to audit_log. A trigger refuses any UPDATE of
+// the table, so what is appended stays as written until retention deletes
+// it.
+func (s *InvocationStore) AppendAudit(ctx context.Context, rec domain.AuditRecord) error {
+	_, err := s.db.write.ExecContext(ctx, `INSERT INTO audit_log
+			(user, workspace, invocation_id, server, tool, args_sha256, started_at, ended_at, outcome)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		rec.Scope.User, rec.Scope.Workspace, rec.InvocationID, rec.ServerName, rec.Tool, rec.ArgsSHA256,
+		rec.StartedAt.UnixMilli(), rec.EndedAt.UnixMilli(), string(rec.Outcome))
+	if err != nil {
+		return fmt.Errorf("append audit of invocation %s in %s: %w", rec.InvocationID, scopeName(rec.Scope), err)
+	}
+	return nil
+}
+
+// PruneBefore deletes, across every scope and in one transaction, the
+// invocations and audit rows that ended before t; invocations still
+// running are kept whatever their age. It returns how many rows of both
+// tables it deleted.
+func (s *InvocationStore) PruneBefore(ctx context.Context, t time.Time) (int64, error) {
+	tx, err := s.db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, fmt.Errorf("prune history: %w", err)
+	}
+	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	cutoff := t.UnixMilli()
+	var total int64
+	for _, q := range []string{
+		`DELETE FROM invocations WHERE ended_at IS NOT NULL AND ended_at < ?`,
+		`DELETE FROM audit_log WHERE ended_at < ?`,
+	} {
+		res, err := tx.ExecContext(ctx, q, cutoff)
+		if err != nil {
+			return 0, fmt.Errorf("prune history: %w", err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return 0, fmt.Errorf("prune history: %w", err)
+		}
+		total += n
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, fmt.Errorf("prune history: %w", err)
+	}
+	return total, nil
+}

@@ -1,0 +1,160 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	sqlitedrv "modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/switchboard-mcp/switchboard/domain"
+)
+
+// ErrCallKeyTaken is returned when an invocation reuses the conversation,
+// message and tool call ids of another invocation in its scope.
+var ErrCallKeyTaken = fmt.Errorf("another invocation has the same call key: %w", domain.ErrDuplicateCall)
+
+// InvocationStore keeps invocations and the audit log. History is kept
+// when a server is removed: ServerStore.PurgeServer leaves both tables
+// alone, and only PruneBefore deletes from them.
+type InvocationStore struct {
+	db *DB
+}
+
+var _ domain.InvocationStore = (*InvocationStore)(nil)
+
+// InvocationStore returns the domain.InvocationStore kept in db.
+func (db *DB) InvocationStore() *InvocationStore { return &InvocationStore{db: db} }
+
+// invocationColumns lists, in scanInvocation's order, what a read selects.
+const invocationColumns = `user, workspace, id, conversation_id, message_id, tool_call_id, server, tool,
+	arguments, status, progress, result, truncated, result_size, error, retry_of, started_at, ended_at, version`
+
+// progressJSON is how a domain.Progress is stored.
+type progressJSON struct {
+	Progress float64 `json:"progress"`
+	Total    float64 `json:"total,omitempty"`
+	Message  string  `json:"message,omitempty"`
+}
+
+// SaveInvocation inserts inv or updates the stored row with the same scope
+// and id, unless the stored row has a higher version: updates can arrive
+// out of order from concurrent goroutines, and the newest must win. Times
+// are kept to the millisecond.
+func (s *InvocationStore) SaveInvocation(ctx context.Context, inv domain.Invocation) error {
+	if inv.Version > math.MaxInt64 {
+		return fmt.Errorf("save invocation %s: version %d out of range", inv.ID, inv.Version)
+	}
+	args := string(inv.Arguments)
+	if args == "" {
+		args = "{}"
+	}
+	var progress, result, endedAt any // NULL unless set
+	if p := inv.Progress; p != nil {
+		b, err := json.Marshal(progressJSON{Progress: p.Progress, Total: p.Total, Message: p.Message})
+		if err != nil {
+			return fmt.Errorf("save invocation %s: %w", inv.ID, err)
+		}
+		progress = string(b)
+	}
+	if inv.Result != nil {
+		result = []byte(inv.Result)
+	}
+	if !inv.EndedAt.IsZero() {
+		endedAt = inv.EndedAt.UnixMilli()
+	}
+	_, err := s.db.write.ExecContext(ctx, `INSERT INTO invocations (`+invocationColumns+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (user, workspace, id) DO UPDATE SET
+			conversation_id = excluded.conversation_id,
+			message_id = excluded.message_id,
+			tool_call_id = excluded.tool_call_id,
+			server = excluded.server,
+			tool = excluded.tool,
+			arguments = excluded.arguments,
+			status = excluded.status,
+			progress = excluded.progress,
+			result = excluded.result,
+			truncated = excluded.truncated,
+			result_size = excluded.result_size,
+			error = excluded.error,
+			retry_of = excluded.retry_of,
+			started_at = excluded.started_at,
+			ended_at = excluded.ended_at,
+			version = excluded.version
+		WHERE excluded.version >= invocations.version`,
+		inv.Scope.User, inv.Scope.Workspace, inv.ID, inv.Key.ConversationID, inv.Key.MessageID, inv.Key.ToolCallID,
+		inv.ServerName, inv.Tool, args, string(inv.Status), progress, result, inv.Truncated, inv.ResultSize,
+		inv.Error, inv.RetryOf, inv.StartedAt.UnixMilli(), endedAt, int64(inv.Version))
+	if err != nil {
+		// The primary key is handled by ON CONFLICT, so a unique
+		// violation can only come from the call key.
+		var se *sqlitedrv.Error
+		if errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE {
+			err = fmt.Errorf("%w: %w", ErrCallKeyTaken, err)
+		}
+		return fmt.Errorf("save invocation %s in %s: %w", inv.ID, scopeName(inv.Scope), err)
+	}
+	return nil
+}
+
+// Invocation returns one invocation of the scope. An id that exists only
+// in another scope is not found, the same as one that does not exist.
+func (s *InvocationStore) Invocation(ctx context.Context, scope domain.Scope, id string) (domain.Invocation, error) {
+	row := s.db.read.QueryRowContext(ctx, `SELECT `+invocationColumns+`
+		FROM invocations WHERE user = ? AND workspace = ? AND id = ?`, scope.User, scope.Workspace, id)
+	inv, err := scanInvocation(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return domain.Invocation{}, fmt.Errorf("invocation %q in %s: %w", id, scopeName(scope), domain.ErrInvocationNotFound)
+	}
+	if err != nil {
+		return domain.Invocation{}, fmt.Errorf("load invocation %q in %s: %w", id, scopeName(scope), err)
+	}
+	return inv, nil
+}
+
+// scanner is a *sql.Row or *sql.Rows.
+type scanner interface {
+	Scan(dest ...any) error
+}
+
+func scanInvocation(r scanner) (domain.Invocation, error) {
+	var (
+		inv          domain.Invocation
+		args, status string
+		progress     sql.NullString
+		result       []byte
+		startedMs    int64
+		endedMs      sql.NullInt64
+		version      int64
+	)
+	err := r.Scan(&inv.Scope.User, &inv.Scope.Workspace, &inv.ID, &inv.Key.ConversationID, &inv.Key.MessageID,
+		&inv.Key.ToolCallID, &inv.ServerName, &inv.Tool, &args, &status, &progress, &result, &inv.Truncated,
+		&inv.ResultSize, &inv.Error, &inv.RetryOf, &startedMs, &endedMs, &version)
+	if err != nil {
+		return domain.Invocation{}, err
+	}
+	inv.Arguments = json.RawMessage(args)
+	inv.Status = domain.InvocationStatus(status)
+	if progress.Valid {
+		var p progressJSON
+		if err := json.Unmarshal([]byte(progress.String), &p); err != nil {
+			return domain.Invocation{}, fmt.Errorf("invocation %s: progress: %w", inv.ID, err)
+		}
+		inv.Progress = &domain.Progress{Progress: p.Progress, Total: p.Total, Message: p.Message}
+	}
+	if result != nil {
+		inv.Result = json.RawMessage(result)
+	}
+	inv.StartedAt = time.UnixMilli(startedMs)
+	if endedMs.Valid {
+		inv.EndedAt = time.UnixMilli(endedMs.Int64)
+	}
+	inv.Version = uint64(version)
+	return inv, nil
+}
