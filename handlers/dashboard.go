@@ -25,12 +25,15 @@ const langCookie = "lang"
 // order (all deferred): htmx, its SSE extension, then ours.
 func pageURLs() views.PageURLs {
 	return views.PageURLs{
-		Stylesheets: []string{PathStylesheet, PathStatic + "/css/drawer.css"},
+		Stylesheets: []string{PathStylesheet, PathStatic + "/css/drawer.css", PathStatic + "/css/cards.css",
+			PathStatic + "/css/run.css", PathStatic + "/css/themes.css"},
 		Scripts: []string{
 			PathStatic + "/js/htmx-2.0.11.min.js",
 			PathStatic + "/js/htmx-ext-sse-2.2.4.js",
 			PathStatic + "/js/app.js",
 			PathStatic + "/js/drawer.js",
+			PathStatic + "/js/cards.js",
+			PathStatic + "/js/run.js",
 		},
 		Events:      PathPageEvents,
 		Preferences: PathUIPreferences,

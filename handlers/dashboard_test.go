@@ -161,11 +161,12 @@ func TestScriptsAreServed(t *testing.T) {
 	}
 	var srcs []string
 	doc.Find("script").Each(func(_ int, s *goquery.Selection) { srcs = append(srcs, s.AttrOr("src", "")) })
-	want := []string{"/static/js/htmx-2.0.11.min.js", "/static/js/htmx-ext-sse-2.2.4.js", "/static/js/app.js", "/static/js/drawer.js"}
+	want := []string{"/static/js/htmx-2.0.11.min.js", "/static/js/htmx-ext-sse-2.2.4.js", "/static/js/app.js",
+		"/static/js/drawer.js", "/static/js/cards.js", "/static/js/run.js"}
 	if strings.Join(srcs, " ") != strings.Join(want, " ") {
 		t.Fatalf("scripts: got %v, want %v in this order", srcs, want)
 	}
-	for _, src := range want[:3] { // drawer.js is the drawer's own
+	for _, src := range want {
 		resp, body := f.rawGet(t, src, "")
 		if resp.StatusCode != http.StatusOK || !strings.Contains(resp.Header.Get("Content-Type"), "javascript") || len(body) == 0 {
 			t.Errorf("%s: got %d %q with %d bytes, want 200 JavaScript", src, resp.StatusCode, resp.Header.Get("Content-Type"), len(body))

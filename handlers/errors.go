@@ -23,6 +23,15 @@ type ErrorDTO struct {
 type ErrorDetailDTO struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
+	// Violations lists where arguments break the tool's input schema
+	// (code invalid_arguments only).
+	Violations []ViolationDTO `json:"violations,omitempty"`
+}
+
+// ViolationDTO is one broken schema rule: a JSON pointer and what is wrong.
+type ViolationDTO struct {
+	Pointer string `json:"pointer"`
+	Message string `json:"message"`
 }
 
 // apiError is a failure a handler or middleware decided on itself, with
@@ -46,9 +55,16 @@ func classify(err error) apiError {
 	var ae *apiError
 	var se *domain.SettingsError
 	var he *echo.HTTPError
+	var sch *domain.SchemaError
 	switch {
 	case errors.As(err, &ae):
 		return *ae
+	case errors.As(err, &sch):
+		return apiError{http.StatusUnprocessableEntity, "invalid_arguments", err.Error()}
+	case errors.Is(err, domain.ErrBadArguments):
+		return apiError{http.StatusBadRequest, "bad_arguments", err.Error()}
+	case errors.Is(err, domain.ErrNotConnected):
+		return apiError{http.StatusConflict, "not_connected", err.Error()}
 	case errors.Is(err, domain.ErrNotFound):
 		return apiError{http.StatusNotFound, "not_found", err.Error()}
 	case errors.Is(err, domain.ErrServerDisabled):
@@ -64,6 +80,20 @@ func classify(err error) apiError {
 		return apiError{he.Code, statusCode(he.Code), http.StatusText(he.Code)}
 	}
 	return apiError{http.StatusInternalServerError, "internal", internalMessage}
+}
+
+// violationsJSON lists a schema error's violations for the error body,
+// or nil when err holds none.
+func violationsJSON(err error) []ViolationDTO {
+	var e *domain.SchemaError
+	if !errors.As(err, &e) {
+		return nil
+	}
+	out := make([]ViolationDTO, 0, len(e.Violations))
+	for _, v := range e.Violations {
+		out = append(out, ViolationDTO{Pointer: v.Pointer, Message: v.Message})
+	}
+	return out
 }
 
 // statusCode turns an HTTP status into a snake_case code such as
@@ -103,6 +133,6 @@ func renderError(log *slog.Logger) echo.HTTPErrorHandler {
 			return
 		}
 		// A write error means the client is gone; there is no one to tell.
-		_ = c.JSON(p.status, ErrorDTO{Error: ErrorDetailDTO{Code: p.code, Message: p.message}})
+		_ = c.JSON(p.status, ErrorDTO{Error: ErrorDetailDTO{Code: p.code, Message: p.message, Violations: violationsJSON(err)}})
 	}
 }

@@ -17,6 +17,9 @@ type eventsAPI struct {
 	hub       *domain.Hub
 	heartbeat time.Duration
 	done      <-chan struct{}
+	// invocations adds `event: invocation` frames for the scope's tool
+	// calls (invocation_events.go); nil sends none.
+	invocations *invocationFeed
 }
 
 // sseEvent names the event carrying a status snapshot, for htmx's
@@ -45,6 +48,15 @@ func (a *eventsAPI) stream(c echo.Context) error {
 
 	sub := a.hub.Subscribe()
 	defer sub.Close()
+	if isub := a.invocations.subscribe(); isub != nil {
+		defer isub.Close()
+		return a.loop(ctx, c, sub, isub)
+	}
+	return a.loop(ctx, c, sub, nil)
+}
+
+// loop writes snapshots and invocation changes until the client leaves.
+func (a *eventsAPI) loop(ctx context.Context, c echo.Context, sub *domain.Subscription, isub *domain.InvocationSubscription) error {
 
 	w := c.Response()
 	h := w.Header()
@@ -56,16 +68,22 @@ func (a *eventsAPI) stream(c echo.Context) error {
 
 	var buf []byte
 	for {
-		batch, err := a.next(ctx, sub)
+		batch, invs, idle := waitBoth(ctx, a.heartbeat, sub, isub)
 		if ctx.Err() != nil {
 			return nil
 		}
 		buf = buf[:0]
-		if err != nil { // nothing happened for a heartbeat
+		if idle { // nothing happened for a heartbeat
 			buf = append(buf, ping...)
 		}
+		var err error
 		for _, st := range batch {
 			if buf, err = appendEvent(buf, st); err != nil {
+				return err
+			}
+		}
+		for _, inv := range invs {
+			if buf, err = appendInvocationEvent(buf, inv); err != nil {
 				return err
 			}
 		}
@@ -74,14 +92,6 @@ func (a *eventsAPI) stream(c echo.Context) error {
 		}
 		w.Flush()
 	}
-}
-
-// next waits at most one heartbeat for snapshots; the deadline error tells
-// the caller to ping.
-func (a *eventsAPI) next(ctx context.Context, sub *domain.Subscription) ([]domain.Status, error) {
-	ctx, cancel := context.WithTimeout(ctx, a.heartbeat)
-	defer cancel()
-	return sub.Next(ctx)
 }
 
 // appendEvent writes one snapshot as an event. The id is the hub version,

@@ -24,6 +24,9 @@ type pageEvents struct {
 	heartbeat time.Duration
 	done      <-chan struct{}
 	now       func() time.Time
+	// cards keeps the activity feed and open drawers' recent calls live
+	// (invocation_events.go); nil shows no tool calls.
+	cards *invocationFeed
 }
 
 // stream first sends the full current state, which replaces the header
@@ -48,6 +51,11 @@ func (p *pageEvents) stream(c echo.Context) error {
 
 	sub := p.hub.Subscribe()
 	defer sub.Close()
+	isub := p.cards.subscribe()
+	if isub != nil {
+		defer isub.Close()
+	}
+	feed := p.cards.page()
 	// Subscribe queued every current snapshot; the full state below covers
 	// them, and the version check skips them when they arrive.
 	shown := map[string]domain.Status{}
@@ -66,6 +74,9 @@ func (p *pageEvents) stream(c echo.Context) error {
 	if err := p.appendFull(rctx, &out, &html, shown); err != nil {
 		return err
 	}
+	if err := feed.appendFull(rctx, &out, &html); err != nil {
+		return err
+	}
 	for {
 		if _, err := w.Write(out.Bytes()); err != nil {
 			return nil // the client is gone
@@ -73,15 +84,19 @@ func (p *pageEvents) stream(c echo.Context) error {
 		w.Flush()
 		out.Reset()
 
-		batch, err := p.next(ctx, sub)
+		batch, invs, idle := waitBoth(ctx, p.heartbeat, sub, isub)
 		if ctx.Err() != nil {
 			return nil
 		}
-		if err != nil { // nothing happened for a heartbeat
+		if idle { // nothing happened for a heartbeat
 			out.Write(ping)
 			continue
 		}
+		if err := feed.appendChanges(rctx, &out, &html, invs); err != nil {
+			return err
+		}
 		changed, setChanged := merge(shown, batch)
+		var err error
 		if setChanged {
 			err = p.appendFull(rctx, &out, &html, shown)
 		} else {
@@ -117,14 +132,6 @@ func merge(shown map[string]domain.Status, batch []domain.Status) (changed []dom
 		changed = append(changed, st)
 	}
 	return changed, setChanged
-}
-
-// next waits at most one heartbeat for snapshots; the deadline error tells
-// the caller to ping.
-func (p *pageEvents) next(ctx context.Context, sub *domain.Subscription) ([]domain.Status, error) {
-	ctx, cancel := context.WithTimeout(ctx, p.heartbeat)
-	defer cancel()
-	return sub.Next(ctx)
 }
 
 func (p *pageEvents) appendFull(ctx context.Context, out, html *bytes.Buffer, shown map[string]domain.Status) error {

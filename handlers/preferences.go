@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -17,9 +18,11 @@ import (
 // Preference keys in domain.PreferenceStore, and the cookies that carry
 // the same choices when there is no store.
 const (
-	prefLang    = "lang"
-	prefTheme   = "theme"
-	themeCookie = "theme"
+	prefLang     = "lang"
+	prefTheme    = "theme"
+	themeCookie  = "theme"
+	prefPreset   = "preset"
+	presetCookie = "preset"
 )
 
 // prefCookieAge keeps a choice for a year; it is renewed on every change.
@@ -36,8 +39,9 @@ type preferences struct {
 
 // choice is what a request resolved to.
 type choice struct {
-	loc   *locales.Localizer
-	theme string
+	loc    *locales.Localizer
+	theme  string
+	preset string
 }
 
 // resolve picks the language (stored preference, then cookie, then
@@ -66,31 +70,43 @@ func (p *preferences) resolve(c echo.Context) choice {
 			theme = ck.Value
 		}
 	}
-	return choice{loc: p.catalog.Localizer(langs...), theme: views.NormalTheme(theme)}
+	preset := stored[prefPreset]
+	if preset == "" {
+		if ck, err := c.Cookie(presetCookie); err == nil {
+			preset = ck.Value
+		}
+	}
+	return choice{loc: p.catalog.Localizer(langs...), theme: views.NormalTheme(theme), preset: views.NormalPreset(preset)}
 }
 
-// context returns the request context carrying the resolved localizer.
+// context returns the request context carrying the resolved localizer
+// and style preset.
 func (ch choice) context(ctx context.Context) context.Context {
-	return locales.WithLocalizer(ctx, ch.loc)
+	ctx = views.WithLinks(ctx, viewLinks)
+	return views.WithPreset(locales.WithLocalizer(ctx, ch.loc), ch.preset)
 }
 
-// save stores the theme and language posted by the page's switcher. Either
+// save stores the theme, preset and language posted by the page's switcher. Either
 // field may be absent; a present one must be a known value. htmx asks for
 // a full reload (HX-Refresh), a plain form gets a redirect to the page.
 func (p *preferences) save(c echo.Context) error {
 	theme, hasTheme := formValue(c, prefTheme)
 	lang, hasLang := formValue(c, prefLang)
-	if !hasTheme && !hasLang {
-		return &apiError{http.StatusBadRequest, "missing_preference", "send theme or lang"}
+	preset, hasPreset := formValue(c, prefPreset)
+	if !hasTheme && !hasLang && !hasPreset {
+		return &apiError{status: http.StatusBadRequest, code: "missing_preference", message: "send theme, preset or lang"}
+	}
+	if hasPreset && !slices.Contains(views.Presets, preset) {
+		return &apiError{status: http.StatusUnprocessableEntity, code: "invalid_preset", message: "preset must be one of " + strings.Join(views.Presets, ", ")}
 	}
 	if hasTheme && !slices.Contains(views.Themes, theme) {
-		return &apiError{http.StatusUnprocessableEntity, "invalid_theme", "theme must be system, light or dark"}
+		return &apiError{status: http.StatusUnprocessableEntity, code: "invalid_theme", message: "theme must be system, light or dark"}
 	}
 	if hasLang && !slices.Contains(views.Languages, lang) {
-		return &apiError{http.StatusUnprocessableEntity, "invalid_lang", "lang must be en, pt-BR or zh-Hans"}
+		return &apiError{status: http.StatusUnprocessableEntity, code: "invalid_lang", message: "lang must be en, pt-BR or zh-Hans"}
 	}
 	ctx := c.Request().Context()
-	for _, kv := range [][3]string{{prefTheme, theme, themeCookie}, {prefLang, lang, langCookie}} {
+	for _, kv := range [][3]string{{prefTheme, theme, themeCookie}, {prefLang, lang, langCookie}, {prefPreset, preset, presetCookie}} {
 		if kv[1] == "" {
 			continue
 		}

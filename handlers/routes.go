@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/switchboard-mcp/switchboard/views"
 )
 
 // Every URL path Switchboard serves is spelled here once, so handlers,
@@ -33,7 +35,23 @@ const (
 	PathUIEnable      = PathUIServer + "/enable"
 	PathUISettings    = PathUIServer + "/settings"
 	PathUIRemove      = PathUIServer + "/remove" // GET: the confirmation dialog; POST: remove
-	PathStatic        = "/static"
+
+	// Tool invocations: the JSON API, then the dashboard's fragments.
+	PathToolCall         = PathServer + "/tools/:" + toolParam + "/call"
+	PathInvocations      = "/api/v1/invocations"
+	PathInvocation       = PathInvocations + "/:" + idParam
+	PathInvocationCancel = PathInvocation + "/cancel"
+	PathInvocationRetry  = PathInvocation + "/retry"
+
+	PathUIRunForm         = PathUIServer + "/tools/:" + toolParam + "/run" // GET: the form; POST: start the call
+	PathUIInvocation      = "/ui/invocations/:" + idParam                  // GET: one card, or ?item=N one content item in full
+	PathUIInvocationCopy  = PathUIInvocation + "/copy"                     // GET ?part=arguments|result: the full text, for the clipboard
+	PathUIInvocationRead  = PathUIInvocation + "/read"                     // GET ?uri=: a linked resource's preview
+	PathUIInvocationRetry = PathUIInvocation + "/retry"
+	PathUIInvocationStop  = PathUIInvocation + "/stop"
+	PathUIHistory         = "/ui/history" // the stored calls, filtered
+
+	PathStatic = "/static"
 	// PathStylesheet is the dashboard's stylesheet inside PathStatic.
 	PathStylesheet = PathStatic + "/css/app.css"
 )
@@ -50,6 +68,10 @@ const (
 func ServerPath(pattern, name string) string {
 	return strings.Replace(pattern, ":"+nameParam, url.PathEscape(name), 1)
 }
+
+// viewLinks are the URLs templates need beyond their props; the handlers
+// put them in each render's context.
+var viewLinks = views.Links{History: PathUIHistory, RunForm: RunFormPath}
 
 // register adds every route. It is the one route table of the binary.
 func register(e *echo.Echo, opts Options) {
@@ -89,6 +111,29 @@ func register(e *echo.Echo, opts Options) {
 	e.POST(PathUIRemove, drawer.withToast("ToastRemoveFailed", drawer.remove))
 
 	// -- invocation API and cards (engineer C1): register below this line --
+	cards := &cardRenderer{fleet: opts.Fleet, validator: opts.Validator}
+	invFeed := newInvocationFeed(opts, cards)
+	events.invocations, pageStream.cards = invFeed, invFeed
+	if opts.Invocations != nil {
+		api := &invocationsAPI{svc: opts.Invocations, scope: opts.Scope}
+		e.POST(PathToolCall, api.call)
+		e.GET(PathInvocations, api.list)
+		e.GET(PathInvocation, api.get)
+		e.POST(PathInvocationCancel, api.cancel)
+		e.POST(PathInvocationRetry, api.retry)
+		ui := &invocationUI{svc: opts.Invocations, cards: cards, scope: opts.Scope, prefs: prefs}
+		e.GET(PathUIInvocation, ui.card)
+		e.GET(PathUIInvocationCopy, ui.copyText)
+		e.GET(PathUIInvocationRead, ui.read)
+		e.POST(PathUIInvocationRetry, ui.retry)
+		e.POST(PathUIInvocationStop, ui.stop)
+		e.GET(PathUIHistory, ui.history)
+	}
 
 	// -- run form and theme presets (engineer C2): register below this line --
+	if opts.Invocations != nil {
+		run := &runForm{fleet: opts.Fleet, invocations: opts.Invocations, scope: opts.Scope, ui: drawer}
+		e.GET(PathUIRunForm, run.withToast(run.show))
+		e.POST(PathUIRunForm, run.withToast(run.submit))
+	}
 }

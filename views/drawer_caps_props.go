@@ -25,6 +25,8 @@ type ToolProps struct {
 	Tags        []ToolTag
 	Risk        string // low, medium, high
 	RiskID      string
+	Server      string // the server offering the tool, for the Run button's URL
+	RunStatusID string // the region announcing a call the form started
 }
 
 // ToolTag is one annotation hint a tool declares as true.
@@ -79,7 +81,9 @@ func NewDrawerCapsProps(s domain.Status, caps domain.Capabilities, liveURL strin
 	}
 	p.Tools = make([]ToolProps, 0, len(caps.Tools))
 	for _, t := range caps.Tools {
-		p.Tools = append(p.Tools, newToolProps(t))
+		tp := newToolProps(t)
+		tp.Server, tp.RunStatusID = s.ServerName, RunStatusID(s.ServerName, t.Name)
+		p.Tools = append(p.Tools, tp)
 	}
 	for _, r := range caps.Resources {
 		rp := ResourceProps{URI: r.URI, Name: firstNonEmpty(r.Title, r.Name), MIMEType: r.MIMEType}

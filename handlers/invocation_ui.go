@@ -1,0 +1,213 @@
+package handlers
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"github.com/switchboard-mcp/switchboard/domain"
+	"github.com/switchboard-mcp/switchboard/views"
+)
+
+// invocationUI serves the cards' fragments and actions as HTML in the
+// person's language. Live changes reach cards through the page stream;
+// these endpoints answer what a person asks for.
+type invocationUI struct {
+	svc   *domain.Invocations
+	cards *cardRenderer
+	scope domain.Scope
+	prefs *preferences
+}
+
+// card renders one card, or with ?item=N one content item in full (the
+// "Show the full text" of a text past the inline cap).
+func (u *invocationUI) card(c echo.Context) error {
+	inv, err := u.svc.Get(c.Request().Context(), u.scope, c.Param(idParam))
+	if err != nil {
+		return err
+	}
+	if v := c.QueryParam("item"); v != "" {
+		r := views.ParseResult(inv.Result)
+		i, err := strconv.Atoi(v)
+		if err != nil || i < 0 || i >= len(r.Content) {
+			return &apiError{http.StatusNotFound, "not_found", "no such content item"}
+		}
+		it := views.NewContentItem(i, r.Content[i], u.cards.contentURLs(inv.ID), true)
+		return u.render(c, views.ContentItem(it))
+	}
+	return u.render(c, views.InvocationCard(u.cards.props(inv, views.CardInFeed, false)))
+}
+
+// copyText answers the full arguments or the full text of the result as
+// plain text, whatever the card shows clipped (seed 001 R4).
+func (u *invocationUI) copyText(c echo.Context) error {
+	inv, err := u.svc.Get(c.Request().Context(), u.scope, c.Param(idParam))
+	if err != nil {
+		return err
+	}
+	var text string
+	switch c.QueryParam(partParam) {
+	case "arguments":
+		text = prettyOrRaw(inv.Arguments)
+	case "result":
+		text = resultText(inv)
+	default:
+		return &apiError{http.StatusBadRequest, "bad_request", "part must be arguments or result"}
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.Blob(http.StatusOK, "text/plain; charset=utf-8", []byte(text))
+}
+
+// read previews a resource the result links to. Only URIs the result
+// itself names are read, so the endpoint cannot be aimed at anything else
+// on the server.
+func (u *invocationUI) read(c echo.Context) error {
+	ctx := c.Request().Context()
+	inv, err := u.svc.Get(ctx, u.scope, c.Param(idParam))
+	if err != nil {
+		return err
+	}
+	uri := c.QueryParam("uri")
+	if !linksTo(inv.Result, uri) {
+		return &apiError{http.StatusNotFound, "not_found", "the result links to no such resource"}
+	}
+	raw, err := u.cards.fleet.ReadResource(ctx, inv.ServerName, uri)
+	if err != nil {
+		return err
+	}
+	return u.render(c, views.ResourcePreview(views.NewResourcePreview(raw)))
+}
+
+// retry runs the call again; the new card arrives on the page stream.
+func (u *invocationUI) retry(c echo.Context) error {
+	if _, err := u.svc.Retry(c.Request().Context(), u.scope, c.Param(idParam)); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+// stop cancels the call; the cancelled card arrives on the page stream.
+func (u *invocationUI) stop(c echo.Context) error {
+	if _, err := u.svc.Cancel(c.Request().Context(), u.scope, c.Param(idParam)); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+// history renders the filtered, paginated stored calls; with view=drawer,
+// a server's recent calls for its drawer.
+func (u *invocationUI) history(c echo.Context) error {
+	if c.QueryParam("view") == "drawer" {
+		f := domain.InvocationFilter{ServerName: c.QueryParam("server"), Limit: views.DrawerFeedLimit}
+		invs, err := u.svc.List(c.Request().Context(), u.scope, f)
+		if err != nil {
+			return err
+		}
+		if len(invs) > f.Limit {
+			invs = invs[:f.Limit]
+		}
+		return u.render(c, views.DrawerFeed(views.FeedProps{Cards: u.cards.list(invs, views.CardInDrawer)}))
+	}
+	f, err := historyFilter(c, 20)
+	if err != nil {
+		return err
+	}
+	invs, next, err := listPage(c, u.svc, u.scope, f)
+	if err != nil {
+		return err
+	}
+	p := views.HistoryProps{Server: f.ServerName, Tool: f.Tool, Status: string(f.Status),
+		Servers: u.cards.fleet.Names(), Statuses: statusList, Cards: u.cards.list(invs, views.CardInHistory),
+		PageOnly: c.QueryParam("before") != ""}
+	if next != nil {
+		q := c.QueryParams()
+		q.Set("before", *next)
+		p.OlderURL = PathUIHistory + "?" + q.Encode()
+	}
+	return u.render(c, views.History(p))
+}
+
+// render writes a buffered fragment in the person's language.
+func (u *invocationUI) render(c echo.Context, comp templ.Component) error {
+	ctx := u.prefs.resolve(c).context(c.Request().Context())
+	var buf bytes.Buffer
+	if err := comp.Render(ctx, &buf); err != nil {
+		return fmt.Errorf("render invocation fragment: %w", err)
+	}
+	h := c.Response().Header()
+	h.Set("Content-Security-Policy", contentSecurityPolicy)
+	h.Set("Cache-Control", "no-store")
+	h.Set("Vary", "Accept-Language, Cookie")
+	return c.HTMLBlob(http.StatusOK, buf.Bytes())
+}
+
+// resultText is the text a person copies from a result: every text item
+// and embedded text resource, in order; the error when there is no
+// result; the JSON when the result holds no text at all.
+func resultText(inv domain.Invocation) string {
+	r := views.ParseResult(inv.Result)
+	var parts []string
+	for _, raw := range r.Content {
+		var it struct {
+			Type     string `json:"type"`
+			Text     string `json:"text"`
+			Resource *struct {
+				Text *string `json:"text"`
+			} `json:"resource"`
+		}
+		if json.Unmarshal(raw, &it) != nil {
+			continue
+		}
+		switch {
+		case it.Type == "text":
+			parts = append(parts, it.Text)
+		case it.Type == "resource" && it.Resource != nil && it.Resource.Text != nil:
+			parts = append(parts, *it.Resource.Text)
+		}
+	}
+	switch {
+	case len(parts) > 0:
+		return strings.Join(parts, "\n\n")
+	case len(inv.Result) > 0:
+		return prettyOrRaw(inv.Result)
+	}
+	return inv.Error
+}
+
+func prettyOrRaw(raw json.RawMessage) string {
+	var buf bytes.Buffer
+	if json.Indent(&buf, raw, "", "  ") != nil {
+		return string(raw)
+	}
+	return buf.String()
+}
+
+// linksTo reports whether the result holds a resource_link to uri.
+func linksTo(result json.RawMessage, uri string) bool {
+	if uri == "" {
+		return false
+	}
+	for _, raw := range views.ParseResult(result).Content {
+		var it struct{ Type, URI string }
+		if json.Unmarshal(raw, &it) == nil && it.Type == "resource_link" && it.URI == uri {
+			return true
+		}
+	}
+	return false
+}
+
+// invocationUIPath fills a card endpoint for id, with query values.
+func invocationUIPath(pattern, id string, q url.Values) string {
+	p := InvocationPath(pattern, id)
+	if len(q) > 0 {
+		p += "?" + q.Encode()
+	}
+	return p
+}

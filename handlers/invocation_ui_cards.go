@@ -1,0 +1,65 @@
+package handlers
+
+import (
+	"net/url"
+	"strconv"
+
+	"github.com/switchboard-mcp/switchboard/domain"
+	"github.com/switchboard-mcp/switchboard/views"
+)
+
+// cardRenderer builds card props from an invocation and the fleet's
+// current view of its server and tool, for the fragments and the stream.
+type cardRenderer struct {
+	fleet     *domain.Fleet
+	validator domain.SchemaValidator
+}
+
+// props builds one card; oob marks it as a replacement of the one shown.
+func (r *cardRenderer) props(inv domain.Invocation, place views.CardPlace, oob bool) views.InvocationCardProps {
+	in := views.CardInput{Place: place, Validator: r.validator, URLs: r.urls(inv.ID), OOB: oob}
+	if st, err := r.fleet.Status(inv.ServerName); err == nil {
+		in.Server = &st
+	}
+	if caps, err := r.fleet.Capabilities(inv.ServerName); err == nil {
+		for i := range caps.Tools {
+			if caps.Tools[i].Name == inv.Tool {
+				in.Tool = &caps.Tools[i]
+				break
+			}
+		}
+	}
+	return views.NewInvocationCardProps(inv, in)
+}
+
+func (r *cardRenderer) list(invs []domain.Invocation, place views.CardPlace) []views.InvocationCardProps {
+	out := make([]views.InvocationCardProps, 0, len(invs))
+	for _, inv := range invs {
+		out = append(out, r.props(inv, place, false))
+	}
+	return out
+}
+
+func (r *cardRenderer) urls(id string) views.CardURLs {
+	c := r.contentURLs(id)
+	return views.CardURLs{
+		Copy: func(part string) string {
+			return invocationUIPath(PathUIInvocationCopy, id, url.Values{partParam: {part}})
+		},
+		Stop:  InvocationPath(PathUIInvocationStop, id),
+		Retry: InvocationPath(PathUIInvocationRetry, id),
+		Item:  c.Item,
+		Read:  c.Read,
+	}
+}
+
+func (r *cardRenderer) contentURLs(id string) views.ContentURLs {
+	return views.ContentURLs{
+		Item: func(i int) string {
+			return invocationUIPath(PathUIInvocation, id, url.Values{"item": {strconv.Itoa(i)}})
+		},
+		Read: func(uri string) string {
+			return invocationUIPath(PathUIInvocationRead, id, url.Values{"uri": {uri}})
+		},
+	}
+}

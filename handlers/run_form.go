@@ -1,0 +1,202 @@
+package handlers
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/switchboard-mcp/switchboard/domain"
+	"github.com/switchboard-mcp/switchboard/views"
+)
+
+// conversationCookie holds the conversation a browser session's calls
+// belong to. It lives as long as the session, like a chat would.
+const conversationCookie = "sb_conversation"
+
+// runForm serves the dialog that calls a tool from the drawer and starts
+// the calls it submits. The card itself reaches the page through the feed.
+type runForm struct {
+	fleet       *domain.Fleet
+	invocations *domain.Invocations
+	scope       domain.Scope
+	ui          *drawerUI // rendering in the page's language, and its toast
+}
+
+// show renders the form of one tool, prefilled with the schema's defaults.
+func (r *runForm) show(c echo.Context) error {
+	server, tool, err := r.tool(c)
+	if err != nil {
+		return err
+	}
+	return r.ui.render(c, http.StatusOK, views.RunForm(views.NewRunFormProps(views.RunFormInput{
+		Server: server, Tool: tool, Action: RunFormPath(server, tool.Name),
+	})))
+}
+
+// submit builds the arguments (from the fields, coerced per schema, or
+// from the raw JSON), starts the call and answers with a confirmation; a
+// refusal answers 422 with the form again, each reason beside its field.
+func (r *runForm) submit(c echo.Context) error {
+	server, tool, err := r.tool(c)
+	if err != nil {
+		return err
+	}
+	if err := c.Request().ParseForm(); err != nil {
+		return &apiError{status: http.StatusBadRequest, code: "bad_request", message: "the form could not be parsed"}
+	}
+	form := c.Request().PostForm
+	specs := views.RunFieldsFromSchema(tool.InputSchema)
+	in := views.RunFormInput{Server: server, Tool: tool, Action: RunFormPath(server, tool.Name),
+		Mode: form.Get("mode"), Values: runFormValues(specs, form)}
+	var args json.RawMessage
+	if in.Mode == views.RunModeRaw {
+		in.Raw = form.Get("raw")
+		var ok bool
+		if args, ok = rawObject(in.Raw); !ok {
+			in.RawError = views.Message{ID: "RunErrRawJSON"}
+			return r.refuse(c, in)
+		}
+		in.FieldErrors = missingRequired(specs, args)
+	} else {
+		args, in.FieldErrors = runArgs(specs, form)
+		in.Raw = indent(args)
+	}
+	if len(in.FieldErrors) > 0 {
+		return r.refuse(c, in)
+	}
+	inv, err := r.invocations.Start(c.Request().Context(), domain.CallRequest{
+		Scope: r.scope, Key: domain.CallKey{ConversationID: conversation(c)},
+		Server: server, Tool: tool.Name, Arguments: args,
+	})
+	var se *domain.SchemaError
+	switch {
+	case errors.As(err, &se):
+		in.FieldErrors, in.Summary = violations(specs, se)
+		return r.refuse(c, in)
+	case errors.Is(err, domain.ErrBadArguments):
+		in.Mode, in.RawError = views.RunModeRaw, views.Message{ID: "RunErrRawJSON"}
+		return r.refuse(c, in)
+	case err != nil:
+		return err
+	}
+	return r.ui.render(c, http.StatusOK, views.RunStarted(views.RunStartedProps{
+		StatusID: views.RunStatusID(server, tool.Name), Tool: tool.Name, InvocationID: inv.ID}))
+}
+
+// refuse shows the form again with what is wrong.
+func (r *runForm) refuse(c echo.Context, in views.RunFormInput) error {
+	return r.ui.render(c, http.StatusUnprocessableEntity, views.RunForm(views.NewRunFormProps(in)))
+}
+
+// tool finds the server and tool the path names. Only a connected server
+// can run anything, so a call is refused here rather than failing later
+// as a card nobody asked to see.
+func (r *runForm) tool(c echo.Context) (string, domain.Tool, error) {
+	server, err := serverName(c)
+	if err != nil {
+		return "", domain.Tool{}, err
+	}
+	name := c.Param(toolParam)
+	if c.Request().URL.RawPath != "" {
+		if name, err = url.PathUnescape(name); err != nil {
+			return "", domain.Tool{}, &apiError{status: http.StatusBadRequest, code: "bad_request", message: "the tool name in the path is not validly escaped"}
+		}
+	}
+	st, err := r.fleet.Status(server)
+	if err != nil {
+		return "", domain.Tool{}, err
+	}
+	caps, err := r.fleet.Capabilities(server)
+	if err != nil {
+		return "", domain.Tool{}, err
+	}
+	for _, t := range caps.Tools {
+		if t.Name == name {
+			if st.State != domain.StateConnected {
+				return "", domain.Tool{}, &apiError{status: http.StatusConflict, code: "not_connected",
+					message: fmt.Sprintf("%s is %s", server, st.State)}
+			}
+			return server, t, nil
+		}
+	}
+	return "", domain.Tool{}, &apiError{status: http.StatusNotFound, code: "tool_not_found", message: "no tool named " + name}
+}
+
+// conversation returns the browser session's conversation id, setting a
+// new random one on first use. HttpOnly and SameSite=Strict: no script
+// and no other site ever sees or sends it.
+func conversation(c echo.Context) string {
+	if ck, err := c.Cookie(conversationCookie); err == nil && validConversation(ck.Value) {
+		return ck.Value
+	}
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	id := hex.EncodeToString(b[:])
+	c.SetCookie(&http.Cookie{Name: conversationCookie, Value: id, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	return id
+}
+
+// validConversation reports whether v is an id conversation could have
+// made; anything else is replaced rather than stored.
+func validConversation(v string) bool {
+	if len(v) != 32 {
+		return false
+	}
+	_, err := hex.DecodeString(v)
+	return err == nil
+}
+
+// violations places each schema violation beside the field its pointer
+// starts with; the rest go to the summary. The texts are the validator's.
+func violations(specs []views.RunFieldSpec, se *domain.SchemaError) (map[string][]views.Message, []views.Message) {
+	fields := map[string][]views.Message{}
+	var summary []views.Message
+	known := map[string]bool{}
+	for _, s := range specs {
+		known[s.Name] = true
+	}
+	for _, v := range se.Violations {
+		head, rest := splitPointer(v.Pointer)
+		msg := views.Message{ID: "RunViolation", Data: map[string]any{"Message": v.Message}}
+		if rest != "" {
+			msg = views.Message{ID: "RunViolationAt", Data: map[string]any{"Message": v.Message, "Path": rest}}
+		}
+		if v.Pointer != "" && known[head] {
+			fields[head] = append(fields[head], msg)
+			continue
+		}
+		if v.Pointer != "" {
+			msg = views.Message{ID: "RunViolationAt", Data: map[string]any{"Message": v.Message, "Path": v.Pointer}}
+		}
+		summary = append(summary, msg)
+	}
+	return fields, summary
+}
+
+// splitPointer returns a JSON pointer's first token, unescaped, and the
+// rest of the pointer.
+func splitPointer(p string) (string, string) {
+	p = strings.TrimPrefix(p, "/")
+	head, rest, found := strings.Cut(p, "/")
+	head = strings.NewReplacer("~1", "/", "~0", "~").Replace(head)
+	if found {
+		rest = "/" + rest
+	}
+	return head, rest
+}
+
+func indent(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Indent(&b, raw, "", "  ") != nil {
+		return string(raw)
+	}
+	return b.String()
+}

@@ -1,0 +1,272 @@
+package views
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/a-h/templ"
+
+	"github.com/switchboard-mcp/switchboard/domain"
+)
+
+// CardPlace says where a card is drawn. The same invocation can be on the
+// page's feed, in a server's drawer and in the history at once, and each
+// copy needs its own element ids and a landmark name of its own.
+type CardPlace string
+
+const (
+	CardInFeed    CardPlace = "inv"
+	CardInDrawer  CardPlace = "dinv"
+	CardInHistory CardPlace = "hinv"
+)
+
+// CardURLs are the endpoints one card calls.
+type CardURLs struct {
+	Copy  func(part string) string
+	Stop  string
+	Retry string
+	Item  func(index int) string
+	Read  func(uri string) string
+}
+
+// CardInput is everything a card shows beside the invocation itself.
+type CardInput struct {
+	Place     CardPlace
+	Server    *domain.Status // the server's current status, for its chip; nil draws a plain name
+	Tool      *domain.Tool   // the tool as listed, for its icon and schemas; nil when unknown now
+	Validator domain.SchemaValidator
+	URLs      CardURLs
+	OOB       bool // replace the card with the same id, out of band
+}
+
+// InvocationCardProps is one tool invocation card (seed 001 R1, R3).
+type InvocationCardProps struct {
+	ID           string
+	InvocationID string
+	Place        CardPlace
+	Tool         string
+	Label        Message
+	Status       string
+	Badge        Message
+	Icon         templ.SafeURL // a checked data: image, or empty for the generic icon
+	Server       string
+	Chip         *ChipProps
+	Duration     *Message
+
+	ArgsJSON   string
+	ArgsLong   bool
+	ArgsFields []ArgField
+
+	HasResult  bool
+	ResultOpen bool
+	Progress   *ProgressProps
+	Items      []ContentItemProps
+	Structured *StructuredProps
+	Truncated  bool
+	Error      string
+
+	CanCancel, CanRetry bool
+	CopyArgsURL         string
+	CopyResultURL       string
+	StopURL, RetryURL   string
+	OOB                 bool
+}
+
+// ArgField is one top-level argument in the read-only form view.
+type ArgField struct {
+	Key      string
+	Value    string
+	Required bool
+	Help     string
+}
+
+// ProgressProps is the last progress a server reported.
+type ProgressProps struct {
+	Value, Max string // Max is empty when the server gave no total
+	Message    string
+}
+
+// StructuredProps is a result's structuredContent, pretty-printed, with
+// whether it conforms to the tool's outputSchema.
+type StructuredProps struct {
+	JSON       string
+	Invalid    bool
+	Violations []string
+}
+
+var statusBadges = map[domain.InvocationStatus]string{
+	domain.InvocationPending:   "InvocationPending",
+	domain.InvocationRunning:   "InvocationRunning",
+	domain.InvocationSuccess:   "InvocationSuccess",
+	domain.InvocationError:     "InvocationError",
+	domain.InvocationCancelled: "InvocationCancelled",
+}
+
+var cardLabels = map[CardPlace]string{
+	CardInFeed: "InvocationCardLabel", CardInDrawer: "InvocationCardLabelDrawer", CardInHistory: "InvocationCardLabelHistory",
+}
+
+// CardID is the element id of inv's card at place.
+func CardID(place CardPlace, id string) string { return string(place) + "-" + id }
+
+// NewInvocationCardProps decides everything a card shows from one
+// invocation snapshot: badge, which sections are open, what can be done.
+func NewInvocationCardProps(inv domain.Invocation, in CardInput) InvocationCardProps {
+	if in.Place == "" {
+		in.Place = CardInFeed
+	}
+	short := inv.ID
+	if len(short) > 6 {
+		short = short[:6]
+	}
+	p := InvocationCardProps{
+		ID: CardID(in.Place, inv.ID), InvocationID: inv.ID, Place: in.Place, Tool: inv.Tool,
+		Label:  Message{ID: cardLabels[in.Place], Data: map[string]any{"Tool": inv.Tool, "Ref": short}},
+		Status: string(inv.Status), Badge: Message{ID: statusBadges[inv.Status]},
+		Server: inv.ServerName, OOB: in.OOB,
+		CanCancel: !inv.Status.Final(), CanRetry: inv.Status == domain.InvocationError,
+		Truncated: inv.Truncated, Error: inv.Error,
+	}
+	if p.Badge.ID == "" {
+		p.Badge.ID = "InvocationPending"
+	}
+	if in.Server != nil {
+		c := NewChipProps(*in.Server)
+		c.Place = Placement(string(in.Place) + "-" + inv.ID)
+		p.Chip = &c
+	}
+	if in.Tool != nil {
+		p.Icon = toolIcon(in.Tool.IconURLs)
+	}
+	if inv.Status.Final() && !inv.EndedAt.IsZero() {
+		d := duration(inv.EndedAt.Sub(inv.StartedAt))
+		p.Duration = &d
+	}
+	p.ArgsJSON = prettyJSON(inv.Arguments)
+	p.ArgsLong = strings.Count(p.ArgsJSON, "\n")+1 > ArgsLongLines
+	p.ArgsFields = argFields(inv.Arguments, in.Tool)
+
+	if inv.Status == domain.InvocationRunning {
+		p.Progress = &ProgressProps{} // indeterminate until the server reports
+		if inv.Progress != nil {
+			p.Progress = newProgress(*inv.Progress)
+		}
+	}
+	if len(inv.Result) > 0 || inv.Error != "" {
+		p.HasResult = true
+	}
+	p.ResultOpen = inv.Status == domain.InvocationSuccess
+	if len(inv.Result) > 0 {
+		r := ParseResult(inv.Result)
+		urls := ContentURLs{Item: in.URLs.Item, Read: in.URLs.Read}
+		p.Items = NewContentItems(r, urls, -1)
+		for i := range p.Items {
+			if l := p.Items[i].Link; l != nil {
+				l.PreviewID = fmt.Sprintf("%s-preview-%d", p.ID, i)
+			}
+		}
+		p.Structured = newStructured(r.StructuredContent, in)
+	}
+	if in.URLs.Copy != nil {
+		p.CopyArgsURL = in.URLs.Copy("arguments")
+		p.CopyResultURL = in.URLs.Copy("result")
+	}
+	p.StopURL, p.RetryURL = in.URLs.Stop, in.URLs.Retry
+	return p
+}
+
+func newProgress(pr domain.Progress) *ProgressProps {
+	p := &ProgressProps{Value: fmtNum(pr.Progress), Message: pr.Message}
+	if pr.Total > 0 {
+		p.Max = fmtNum(pr.Total)
+	}
+	return p
+}
+
+func fmtNum(f float64) string { return strings.TrimSuffix(fmt.Sprintf("%g", f), ".0") }
+
+func newStructured(raw json.RawMessage, in CardInput) *StructuredProps {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return nil
+	}
+	s := &StructuredProps{JSON: prettyJSON(raw)}
+	if in.Validator != nil && in.Tool != nil && len(in.Tool.OutputSchema) > 0 {
+		if err := in.Validator.Validate(in.Tool.OutputSchema, raw); err != nil {
+			s.Invalid = true
+			if se, ok := err.(*domain.SchemaError); ok {
+				for _, v := range se.Violations {
+					s.Violations = append(s.Violations, v.Pointer+": "+v.Message)
+				}
+			} else {
+				s.Violations = append(s.Violations, err.Error())
+			}
+		}
+	}
+	return s
+}
+
+// duration says how long a call took, in the unit people expect.
+func duration(d time.Duration) Message {
+	if d < time.Second {
+		return Message{ID: "InvocationDurationMs", Data: map[string]any{"Ms": d.Milliseconds()}}
+	}
+	return Message{ID: "InvocationDurationS", Data: map[string]any{"Seconds": fmt.Sprintf("%.1f", d.Seconds())}}
+}
+
+// toolIcon takes the first icon only when it is an embedded raster image:
+// a remote icon would be fetched from a server the person never chose to
+// contact, and SVG can carry script.
+func toolIcon(urls []string) templ.SafeURL {
+	if len(urls) == 0 {
+		return ""
+	}
+	u := urls[0]
+	rest, ok := strings.CutPrefix(u, "data:")
+	if !ok {
+		return ""
+	}
+	mime, data, ok := strings.Cut(rest, ";base64,")
+	if !ok {
+		return ""
+	}
+	var p ContentItemProps
+	p.setImage(mime, data)
+	return p.Src
+}
+
+// argFields lists the top-level arguments, keys sorted, with the schema's
+// required marks and descriptions when the tool is known.
+func argFields(args json.RawMessage, tool *domain.Tool) []ArgField {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(args, &obj) != nil {
+		return nil
+	}
+	var schema struct {
+		Properties map[string]struct {
+			Description string `json:"description"`
+		} `json:"properties"`
+		Required []string `json:"required"`
+	}
+	if tool != nil {
+		_ = json.Unmarshal(tool.InputSchema, &schema)
+	}
+	out := make([]ArgField, 0, len(obj))
+	for k, v := range obj {
+		f := ArgField{Key: k, Value: string(v), Help: schema.Properties[k].Description}
+		var s string
+		if json.Unmarshal(v, &s) == nil {
+			f.Value = s
+		}
+		for _, r := range schema.Required {
+			f.Required = f.Required || r == k
+		}
+		out = append(out, f)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out
+}

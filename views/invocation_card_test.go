@@ -1,0 +1,384 @@
+package views_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"github.com/switchboard-mcp/switchboard/domain"
+	"github.com/switchboard-mcp/switchboard/locales"
+	"github.com/switchboard-mcp/switchboard/views"
+)
+
+// invPNG is a 1x1 PNG.
+const invPNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+
+func invAt(status domain.InvocationStatus, result string) domain.Invocation {
+	inv := domain.Invocation{ID: "abcdef123456", ServerName: "demo", Tool: "echo", Status: status,
+		Arguments: json.RawMessage(`{"message":"hi","n":2}`), StartedAt: testNow}
+	if status.Final() {
+		inv.EndedAt = testNow.Add(1500 * time.Millisecond)
+	}
+	if result != "" {
+		inv.Result = json.RawMessage(result)
+	}
+	return inv
+}
+
+var invURLs = views.CardURLs{
+	Copy: func(part string) string { return "/copy?part=" + part },
+	Stop: "/stop", Retry: "/retry",
+	Item: func(i int) string { return "/item" },
+	Read: func(uri string) string { return "/read?uri=" + uri },
+}
+
+func renderCard(t testing.TB, inv domain.Invocation, in views.CardInput) *goquery.Selection {
+	t.Helper()
+	if in.URLs.Copy == nil {
+		in.URLs = invURLs
+	}
+	doc := renderDrawerPart(t, "en", views.InvocationCard(views.NewInvocationCardProps(inv, in)))
+	card := doc.Find(`[data-testid="invocation-card"]`)
+	if card.Length() != 1 {
+		t.Fatalf("cards: got %d, want 1", card.Length())
+	}
+	return card
+}
+
+func TestCardPerStatus(t *testing.T) {
+	st := domain.Status{ServerName: "demo", State: domain.StateConnected, ToolCount: 3}
+	tests := []struct {
+		status                         domain.InvocationStatus
+		badge                          string
+		resultOpen, cancel, retry, dot bool
+	}{
+		{domain.InvocationPending, "⏳ Waiting", false, true, false, false},
+		{domain.InvocationRunning, "⚙ Running…", false, true, false, true},
+		{domain.InvocationSuccess, "✓ Done", true, false, false, false},
+		{domain.InvocationError, "✗ Error", false, false, true, false},
+		{domain.InvocationCancelled, "⊘ Cancelled", false, false, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.status), func(t *testing.T) {
+			card := renderCard(t, invAt(tt.status, `{"content":[{"type":"text","text":"ok"}]}`), views.CardInput{Server: &st})
+			if got := card.AttrOr("data-status", ""); got != string(tt.status) {
+				t.Errorf("data-status: got %q, want %q", got, tt.status)
+			}
+			if got := card.AttrOr("aria-label", ""); !strings.HasPrefix(got, "Tool invocation: echo") {
+				t.Errorf("aria-label: got %q, want Tool invocation: echo…", got)
+			}
+			if got := card.AttrOr("role", ""); got != "region" {
+				t.Errorf("role: got %q, want region", got)
+			}
+			badge := card.Find(`[data-testid="invocation-badge"]`)
+			if got := strings.TrimSpace(badge.Text()); got != tt.badge {
+				t.Errorf("badge: got %q, want %q", got, tt.badge)
+			}
+			if got := badge.AttrOr("aria-live", ""); got != "polite" {
+				t.Errorf("badge aria-live: got %q, want polite", got)
+			}
+			if _, open := card.Find(`[data-testid="invocation-args"]`).Attr("open"); open {
+				t.Errorf("arguments open; want collapsed by default")
+			}
+			if _, open := card.Find(`[data-testid="invocation-result"]`).Attr("open"); open != tt.resultOpen {
+				t.Errorf("result open: got %v, want %v", open, tt.resultOpen)
+			}
+			for sel, want := range map[string]bool{`[data-testid="invocation-cancel"]`: tt.cancel, `[data-testid="invocation-retry"]`: tt.retry,
+				`[data-testid="invocation-breath"]`: tt.dot, `[data-testid="invocation-duration"]`: tt.status.Final(),
+				`[data-testid="invocation-progress"]`: tt.status == domain.InvocationRunning} {
+				if got := card.Find(sel).Length() == 1; got != want {
+					t.Errorf("%s present: got %v, want %v", sel, got, want)
+				}
+			}
+			if got := card.Find(`.inv-origin [data-testid="status-chip"]`).AttrOr("data-state", ""); got != "connected" {
+				t.Errorf("server chip state: got %q, want connected", got)
+			}
+		})
+	}
+}
+
+func TestCardProgressAndArguments(t *testing.T) {
+	inv := invAt(domain.InvocationRunning, "")
+	inv.Progress = &domain.Progress{Progress: 3, Total: 10, Message: "step 3"}
+	card := renderCard(t, inv, views.CardInput{})
+	p := card.Find(`[data-testid="invocation-progress"]`)
+	for attr, want := range map[string]string{"aria-valuenow": "3", "aria-valuemax": "10", "role": "progressbar"} {
+		if got := p.AttrOr(attr, ""); got != want {
+			t.Errorf("progress %s: got %q, want %q", attr, got, want)
+		}
+	}
+	if got := card.Find(`[data-testid="invocation-progress-message"]`).Text(); got != "step 3" {
+		t.Errorf("progress message: got %q", got)
+	}
+	if got := card.Find(`[data-testid="invocation-args-json"]`).Text(); !strings.Contains(got, "\"message\": \"hi\"") {
+		t.Errorf("pretty arguments: got %q", got)
+	}
+	if got := card.Find(`[data-testid="invocation-copy-args"]`).AttrOr("data-copy-url", ""); got != "/copy?part=arguments" {
+		t.Errorf("copy url: got %q", got)
+	}
+	if got := card.Find(`[data-testid="invocation-args-form"] dt`).Length(); got != 2 {
+		t.Errorf("form view fields: got %d, want 2", got)
+	}
+	if card.Find(`[data-testid="invocation-args-expand"]`).Length() != 0 {
+		t.Errorf("short arguments have an expand button")
+	}
+
+	long := map[string]int{}
+	for i := range 150 {
+		long[strings.Repeat("k", 3)+string(rune('a'+i%26))+strings.Repeat("x", i)] = i
+	}
+	inv.Arguments, _ = json.Marshal(long)
+	card = renderCard(t, inv, views.CardInput{})
+	if card.Find(`[data-testid="invocation-args-expand"]`).Length() != 1 {
+		t.Errorf("150-line arguments: no expand button")
+	}
+}
+
+func TestContentTypes(t *testing.T) {
+	wav := base64.StdEncoding.EncodeToString([]byte("RIFF....WAVEfmt "))
+	blob := base64.StdEncoding.EncodeToString([]byte{0, 1, 2, 3})
+	result := `{"content":[
+		{"type":"text","text":"# Title\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n~~old~~\n\n` + "```go\\nfmt.Println()\\n```" + `","annotations":{"audience":["user"],"priority":0.7}},
+		{"type":"image","mimeType":"image/png","data":"` + invPNG + `"},
+		{"type":"audio","mimeType":"audio/wav","data":"` + wav + `"},
+		{"type":"resource_link","uri":"file:///notes/a.md","name":"a.md","mimeType":"text/markdown","size":2048},
+		{"type":"resource","resource":{"uri":"file:///notes/b.md","mimeType":"text/markdown","text":"**bold**"}},
+		{"type":"resource","resource":{"uri":"file:///data/c.bin","mimeType":"application/octet-stream","blob":"` + blob + `"}},
+		{"type":"resource","resource":{"uri":"file:///img/d.png","mimeType":"image/png","blob":"` + invPNG + `"}}
+	],"structuredContent":{"temperature":21}}`
+	card := renderCard(t, invAt(domain.InvocationSuccess, result), views.CardInput{})
+	items := card.Find(`[data-testid="content-item"]`)
+	var types []string
+	items.Each(func(_ int, s *goquery.Selection) { types = append(types, s.AttrOr("data-type", "")) })
+	if got, want := strings.Join(types, ","), "text,image,audio,resource_link,resource,resource,resource"; got != want {
+		t.Fatalf("item types: got %s, want %s", got, want)
+	}
+	if got := card.Find(`hr.content-divider`).Length(); got != 7 { // six between items, one before structured content
+		t.Errorf("dividers: got %d, want 7", got)
+	}
+	text := items.Eq(0)
+	for _, sel := range []string{"h1", "table td", "del", `pre code.language-go`} {
+		if text.Find(sel).Length() == 0 {
+			t.Errorf("markdown: no %s in %s", sel, goquery.NewDocumentFromNode(text.Nodes[0]).Text())
+		}
+	}
+	if got := text.Find(`[data-testid="content-annotation"]`).Length(); got != 2 {
+		t.Errorf("annotations: got %d, want 2", got)
+	}
+	if src := items.Eq(1).Find(`img[data-testid="content-image"]`).AttrOr("src", ""); !strings.HasPrefix(src, "data:image/png;base64,") {
+		t.Errorf("image src: got %q", src)
+	}
+	if src := items.Eq(2).Find(`audio[controls]`).AttrOr("src", ""); !strings.HasPrefix(src, "data:audio/wav;base64,") {
+		t.Errorf("audio src: got %q", src)
+	}
+	link := items.Eq(3).Find(`[data-testid="resource-link"]`)
+	if got := link.AttrOr("hx-get", ""); got != "/read?uri=file:///notes/a.md" {
+		t.Errorf("resource link read url: got %q", got)
+	}
+	if got := link.Text(); !strings.Contains(got, "2.0 KB") || !strings.Contains(got, "text/markdown") {
+		t.Errorf("resource link: got %q, want name, MIME and size", got)
+	}
+	if items.Eq(4).Find("strong").Text() != "bold" {
+		t.Errorf("embedded markdown not rendered")
+	}
+	dl := items.Eq(5).Find(`[data-testid="content-download"]`)
+	if got := dl.AttrOr("download", ""); got != "c.bin" {
+		t.Errorf("download name: got %q, want c.bin", got)
+	}
+	if got := dl.AttrOr("href", ""); got != "data:application/octet-stream;base64,"+blob {
+		t.Errorf("download href: got %q", got)
+	}
+	if items.Eq(6).Find(`img[data-testid="content-image"]`).Length() != 1 {
+		t.Errorf("embedded image blob not shown as an image")
+	}
+	if got := card.Find(`[data-testid="content-structured"]`).Text(); !strings.Contains(got, `"temperature": 21`) {
+		t.Errorf("structured content: got %q", got)
+	}
+}
+
+// schemaFails is a validator that refuses every document.
+type schemaFails struct{}
+
+func (schemaFails) Validate(schema, doc json.RawMessage) error {
+	return &domain.SchemaError{Violations: []domain.Violation{{Pointer: "/temperature", Message: "want number"}}}
+}
+
+func TestStructuredContentSchemaWarning(t *testing.T) {
+	tool := &domain.Tool{Name: "echo", OutputSchema: []byte(`{"type":"object"}`)}
+	inv := invAt(domain.InvocationSuccess, `{"content":[],"structuredContent":{"temperature":"hot"}}`)
+	card := renderCard(t, inv, views.CardInput{Tool: tool, Validator: schemaFails{}})
+	if got := card.Find(`[data-testid="content-schema-warning"]`).Text(); !strings.Contains(got, "/temperature: want number") {
+		t.Errorf("schema warning: got %q", got)
+	}
+	card = renderCard(t, inv, views.CardInput{Tool: tool})
+	if card.Find(`[data-testid="content-schema-warning"]`).Length() != 0 {
+		t.Errorf("warning without a validator")
+	}
+}
+
+func TestContentRefusesUnsafeMedia(t *testing.T) {
+	svg := base64.StdEncoding.EncodeToString([]byte(`<svg onload="alert(1)"/>`))
+	notPNG := base64.StdEncoding.EncodeToString([]byte("GIF89a lies"))
+	for name, item := range map[string]string{
+		"svg":          `{"type":"image","mimeType":"image/svg+xml","data":"` + svg + `"}`,
+		"wrong magic":  `{"type":"image","mimeType":"image/png","data":"` + notPNG + `"}`,
+		"bad base64":   `{"type":"image","mimeType":"image/png","data":"%%%"}`,
+		"html audio":   `{"type":"audio","mimeType":"text/html","data":"` + svg + `"}`,
+		"icon as text": `{"type":"image","mimeType":"image/png\";onerror=\"x","data":"` + invPNG + `"}`,
+	} {
+		card := renderCard(t, invAt(domain.InvocationSuccess, `{"content":[`+item+`]}`), views.CardInput{})
+		if card.Find("img, audio").Length() != 0 {
+			t.Errorf("%s: rendered media", name)
+		}
+		if card.Find(`[data-testid="content-refused"]`).Length() != 1 {
+			t.Errorf("%s: no refusal note", name)
+		}
+	}
+}
+
+func TestHostileContentIsInert(t *testing.T) {
+	hostile := strings.Join([]string{"<script>alert(1)</script>", "text <img src=x onerror=alert(2)> inline", "[x](javascript:alert(3))",
+		"<a href=\"javascript:alert(4)\">y</a>", "<iframe src=\"//evil\"></iframe>", "![p](https://evil.example/p.png)", "[ok](https://example.com)"}, "\n\n")
+	text, _ := json.Marshal(hostile)
+	inv := invAt(domain.InvocationError, `{"isError":true,"content":[{"type":"text","text":`+string(text)+`},{"type":"resource","resource":{"uri":"x.md","mimeType":"text/markdown","text":`+string(text)+`}}]}`)
+	inv.Tool = "<script>alert(5)</script>"
+	inv.Error = "<img src=x onerror=alert(6)>"
+	tool := &domain.Tool{Name: inv.Tool, Description: hostile, IconURLs: []string{"https://evil.example/icon.png"}}
+	card := renderCard(t, inv, views.CardInput{Tool: tool})
+	html, _ := goquery.OuterHtml(card)
+	if n := card.Find("script, img, iframe").Length(); n != 0 {
+		t.Errorf("hostile elements survived: %d in %s", n, html)
+	}
+	card.Find("*").Each(func(_ int, s *goquery.Selection) {
+		for _, a := range s.Nodes[0].Attr {
+			v := strings.ToLower(a.Val)
+			if strings.HasPrefix(a.Key, "on") || strings.Contains(v, "javascript:") || strings.Contains(v, "evil.example") {
+				t.Errorf("hostile attribute %s=%q survived", a.Key, a.Val)
+			}
+		}
+	})
+	a := card.Find(`.content-text a[href="https://example.com"]`).First()
+	if got := a.AttrOr("rel", ""); !strings.Contains(got, "nofollow") || !strings.Contains(got, "noopener") || !strings.Contains(got, "noreferrer") {
+		t.Errorf("link rel: got %q", got)
+	}
+	if got := a.AttrOr("target", ""); got != "_blank" {
+		t.Errorf("link target: got %q, want _blank", got)
+	}
+	if got := card.Find(`[data-testid="invocation-tool"]`).Text(); got != inv.Tool {
+		t.Errorf("tool name not shown as text: got %q", got)
+	}
+}
+
+func TestLongTextAndTruncation(t *testing.T) {
+	long, _ := json.Marshal(strings.Repeat("line of text\n\n", 200)) // > 2,000 characters
+	inv := invAt(domain.InvocationSuccess, `{"content":[{"type":"text","text":`+string(long)+`}]}`)
+	inv.Truncated = true
+	card := renderCard(t, inv, views.CardInput{})
+	if card.Find(`[data-testid="content-show-more"]`).Length() != 1 || card.Find(`.content-long`).Length() != 1 {
+		t.Errorf("long text: no Show more")
+	}
+	if got := strings.Count(card.Find(`[data-testid="content-text"]`).Text(), "line of text"); got != 200 {
+		t.Errorf("full text in the DOM: got %d lines, want 200", got)
+	}
+	if card.Find(`[data-testid="invocation-truncated"]`).Length() != 1 {
+		t.Errorf("truncated result: no marker")
+	}
+	huge, _ := json.Marshal(strings.Repeat("x", views.InlineTextCap*2))
+	card = renderCard(t, invAt(domain.InvocationSuccess, `{"content":[{"type":"text","text":`+string(huge)+`}]}`), views.CardInput{})
+	if got := len(card.Find(`[data-testid="content-text"]`).Text()); got > views.InlineTextCap+100 {
+		t.Errorf("inline text: got %d bytes, want at most the cap %d", got, views.InlineTextCap)
+	}
+	if card.Find(`[data-testid="content-show-full"]`).AttrOr("hx-get", "") != "/item" {
+		t.Errorf("clipped text: no Show the full text")
+	}
+	short := renderCard(t, invAt(domain.InvocationSuccess, `{"content":[{"type":"text","text":"short"}]}`), views.CardInput{})
+	if short.Find(`[data-testid="content-show-more"]`).Length() != 0 {
+		t.Errorf("short text has Show more")
+	}
+}
+
+func TestCardPlacesHaveDistinctIDsAndLabels(t *testing.T) {
+	inv := invAt(domain.InvocationSuccess, "")
+	seen := map[string]bool{}
+	for _, place := range []views.CardPlace{views.CardInFeed, views.CardInDrawer, views.CardInHistory} {
+		card := renderCard(t, inv, views.CardInput{Place: place})
+		for _, v := range []string{card.AttrOr("id", ""), card.AttrOr("aria-label", "")} {
+			if seen[v] {
+				t.Errorf("%s: %q repeats another placement's", place, v)
+			}
+			seen[v] = true
+		}
+	}
+}
+
+func TestCardInsertIsOutOfBand(t *testing.T) {
+	p := views.NewInvocationCardProps(invAt(domain.InvocationPending, ""), views.CardInput{URLs: invURLs})
+	doc := renderDrawerPart(t, "en", views.CardInsert(views.CardInsertProps{ListID: views.FeedListID, Card: p}))
+	if got := doc.Find(`[hx-swap-oob]`).AttrOr("hx-swap-oob", ""); got != "afterbegin:#activity-feed-list" {
+		t.Errorf("insert swap: got %q", got)
+	}
+	p.OOB = true
+	doc = renderDrawerPart(t, "en", views.InvocationCard(p))
+	if got := doc.Find(`[data-testid="invocation-card"]`).AttrOr("hx-swap-oob", ""); got != "outerHTML" {
+		t.Errorf("replace swap: got %q", got)
+	}
+}
+
+func TestCardTranslated(t *testing.T) {
+	for lang, want := range map[string]string{"pt-BR": "⚙ Executando…", "zh-Hans": "⚙ 运行中…"} {
+		doc := renderDrawerPart(t, lang, views.InvocationCard(views.NewInvocationCardProps(invAt(domain.InvocationRunning, ""), views.CardInput{})))
+		if got := strings.TrimSpace(doc.Find(`[data-testid="invocation-badge"]`).Text()); got != want {
+			t.Errorf("%s badge: got %q, want %q", lang, got, want)
+		}
+	}
+}
+
+func BenchmarkCardOneMegabyteText(b *testing.B) {
+	text, _ := json.Marshal(strings.Repeat("Some *markdown* text, a line of it.\n", 1<<20/36))
+	inv := invAt(domain.InvocationSuccess, `{"content":[{"type":"text","text":`+string(text)+`}]}`)
+	ctx := benchCtx(b)
+	var buf bytes.Buffer
+	b.ReportAllocs()
+	for b.Loop() {
+		buf.Reset()
+		p := views.NewInvocationCardProps(inv, views.CardInput{URLs: invURLs})
+		if err := views.InvocationCard(p).Render(ctx, &buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(buf.Len())/1024, "KB-html")
+}
+
+func BenchmarkFeedThousandCards(b *testing.B) {
+	cards := make([]views.InvocationCardProps, 1000)
+	ctx := benchCtx(b)
+	var buf bytes.Buffer
+	b.ReportAllocs()
+	for b.Loop() {
+		buf.Reset()
+		for i := range cards {
+			inv := invAt(domain.InvocationSuccess, `{"content":[{"type":"text","text":"**done** in a moment"}]}`)
+			inv.ID = strings.Repeat("a", 8) + string(rune('a'+i%26)) + strings.Repeat("b", i%7)
+			cards[i] = views.NewInvocationCardProps(inv, views.CardInput{URLs: invURLs})
+		}
+		if err := views.FeedList(views.FeedProps{Cards: cards}).Render(ctx, &buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(buf.Len())/1024, "KB-html")
+}
+
+// benchCtx is a context carrying the English localizer.
+func benchCtx(b *testing.B) context.Context {
+	cat, err := locales.Load()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return locales.WithLocalizer(context.Background(), cat.Localizer("en"))
+}

@@ -1,0 +1,41 @@
+package views
+
+import (
+	"context"
+	"net/url"
+)
+
+// Links are the URLs templates need beyond their props. Handlers own the
+// route table (handlers/routes.go spells every URL once) and put these in
+// the request context, so no template or props constructor spells a path.
+type Links struct {
+	History string
+	RunForm func(server, tool string) string
+}
+
+type linksKey struct{}
+
+// WithLinks returns ctx carrying l for the templates rendered with it.
+func WithLinks(ctx context.Context, l Links) context.Context {
+	return context.WithValue(ctx, linksKey{}, l)
+}
+
+// LinksFrom returns the request's links; the zero Links renders empty
+// URLs, which tests of pure markup may accept.
+func LinksFrom(ctx context.Context) Links {
+	l, _ := ctx.Value(linksKey{}).(Links)
+	return l
+}
+
+// runFormURL is where a tool's Run button loads its form from.
+func runFormURL(ctx context.Context, server, tool string) string {
+	if f := LinksFrom(ctx).RunForm; f != nil {
+		return f(server, tool)
+	}
+	return ""
+}
+
+// drawerHistoryURL is the history filtered to one server, for its drawer.
+func drawerHistoryURL(ctx context.Context, server string) string {
+	return LinksFrom(ctx).History + "?view=drawer&server=" + url.QueryEscape(server)
+}

@@ -1,0 +1,302 @@
+package views
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/a-h/templ"
+
+	"github.com/switchboard-mcp/switchboard/domain"
+)
+
+// Run form modes: the schema-driven fields or the raw JSON editor.
+const (
+	RunModeForm = "form"
+	RunModeRaw  = "raw"
+)
+
+// RunArgPrefix starts the name of every posted field that carries an
+// argument, so an argument called "mode" cannot collide with the form's
+// own fields.
+const RunArgPrefix = "arg."
+
+// RunFormProps is the dialog that calls one tool with arguments a person
+// enters, through fields generated from its inputSchema or as raw JSON.
+type RunFormProps struct {
+	ID, TitleID          string
+	Server, Tool, Title  string // Title is the tool's title, empty when it has none
+	Description          string
+	Action               string // where the form posts
+	Mode                 string // RunModeForm or RunModeRaw: the tab shown
+	TabFormID, TabRawID  string
+	PanelFormID          string
+	PanelRawID           string
+	RawID, RawErrorID    string
+	SummaryID            string
+	Fields               []RunFieldProps
+	Raw                  string  // the raw JSON editor's text
+	RawError             Message // why the raw JSON was refused; ID empty when it was not
+	Summary              []Message
+	NoArguments          bool // the schema has no properties: the tool is called with {}
+	RequiredNoteRequired bool // some field is required, so the form explains the mark
+}
+
+// RunFieldProps is one argument's control.
+type RunFieldProps struct {
+	RunFieldSpec
+	ID, HelpID, HintID, ErrorID string
+	InputName                   string
+	InputType                   string // text, email or url for strings
+	Value                       string // what the control shows
+	Checked                     bool   // a switch's state
+	Options                     []RunOptionProps
+	Hints                       []Message
+	Errors                      []Message
+}
+
+// RunOptionProps is one value of an enum.
+type RunOptionProps struct {
+	ID       string
+	Value    string // JSON text; empty for the "not set" choice of an optional enum
+	Label    string // the value as it reads; empty for "not set"
+	Selected bool
+}
+
+// Label is what the field is called: the schema's title, else the
+// property name.
+func (f RunFieldProps) Label() string { return firstNonEmpty(f.Title, f.Name) }
+
+// DescribedBy names the help, hint and error elements the control is
+// described by, in reading order.
+func (f RunFieldProps) DescribedBy() string {
+	var ids []string
+	if f.Description != "" {
+		ids = append(ids, f.HelpID)
+	}
+	if len(f.Hints) > 0 {
+		ids = append(ids, f.HintID)
+	}
+	if len(f.Errors) > 0 {
+		ids = append(ids, f.ErrorID)
+	}
+	return strings.Join(ids, " ")
+}
+
+// ControlAttrs are the ARIA attributes every control of the field
+// carries: required, invalid and what describes it.
+func (f RunFieldProps) ControlAttrs() templ.Attributes {
+	a := templ.Attributes{}
+	if f.Required {
+		a["aria-required"] = "true"
+	}
+	if len(f.Errors) > 0 {
+		a["aria-invalid"] = "true"
+	}
+	if d := f.DescribedBy(); d != "" {
+		a["aria-describedby"] = d
+	}
+	return a
+}
+
+// RunFormInput is everything NewRunFormProps decides from.
+type RunFormInput struct {
+	Server string
+	Tool   domain.Tool
+	Action string
+	Mode   string
+	// Values are what the person entered, per property name; nil shows the
+	// schema's defaults. A switch is "true" when on.
+	Values map[string]string
+	// Raw is the raw editor's text; empty shows the values as JSON.
+	Raw         string
+	RawError    Message
+	FieldErrors map[string][]Message // per property name
+	Summary     []Message            // violations that belong to no field
+}
+
+// NewRunFormProps builds the run dialog for one tool.
+func NewRunFormProps(in RunFormInput) RunFormProps {
+	key := runKey(in.Server, in.Tool.Name)
+	p := RunFormProps{
+		ID: key, TitleID: key + "-title",
+		Server: in.Server, Tool: in.Tool.Name, Description: in.Tool.Description,
+		Title:  firstNonEmpty(in.Tool.Title, in.Tool.Annotations.Title),
+		Action: in.Action, Mode: RunModeForm,
+		TabFormID: key + "-tab-form", TabRawID: key + "-tab-raw",
+		PanelFormID: key + "-panel-form", PanelRawID: key + "-panel-raw",
+		RawID: key + "-raw", RawErrorID: key + "-raw-error", SummaryID: key + "-summary",
+		RawError: in.RawError, Summary: in.Summary,
+	}
+	if p.Title == p.Tool {
+		p.Title = ""
+	}
+	if in.Mode == RunModeRaw {
+		p.Mode = RunModeRaw
+	}
+	specs := RunFieldsFromSchema(in.Tool.InputSchema)
+	p.NoArguments = len(specs) == 0
+	values := in.Values
+	if values == nil {
+		values = DefaultRunValues(specs)
+	}
+	for i, s := range specs {
+		f := newRunField(key+"-f"+strconv.Itoa(i), s, values[s.Name])
+		f.Errors = in.FieldErrors[s.Name]
+		p.RequiredNoteRequired = p.RequiredNoteRequired || s.Required
+		p.Fields = append(p.Fields, f)
+	}
+	p.Raw = in.Raw
+	if p.Raw == "" {
+		p.Raw = DefaultRunRaw(specs)
+	}
+	return p
+}
+
+func newRunField(id string, s RunFieldSpec, value string) RunFieldProps {
+	f := RunFieldProps{RunFieldSpec: s, ID: id, HelpID: id + "-help", HintID: id + "-hint", ErrorID: id + "-error",
+		InputName: RunArgPrefix + s.Name, Value: value}
+	switch s.Kind {
+	case RunText:
+		f.InputType = "text"
+		switch s.Format {
+		case "email":
+			f.InputType = "email"
+		case "uri", "url":
+			f.InputType = "url"
+		}
+		if s.Format != "" {
+			f.Hints = append(f.Hints, Message{ID: "RunHintFormat", Data: map[string]any{"Format": s.Format}})
+		}
+		if s.Pattern != "" {
+			f.Hints = append(f.Hints, Message{ID: "RunHintPattern", Data: map[string]any{"Pattern": s.Pattern}})
+		}
+	case RunNumber, RunInteger:
+		switch {
+		case s.Min != "" && s.Max != "":
+			f.Hints = append(f.Hints, Message{ID: "RunHintRange", Data: map[string]any{"Min": s.Min, "Max": s.Max}})
+		case s.Min != "":
+			f.Hints = append(f.Hints, Message{ID: "RunHintMin", Data: map[string]any{"Min": s.Min}})
+		case s.Max != "":
+			f.Hints = append(f.Hints, Message{ID: "RunHintMax", Data: map[string]any{"Max": s.Max}})
+		}
+	case RunSwitch:
+		f.Checked = value == "true"
+	case RunRadio, RunSelect:
+		if !s.Required {
+			f.Options = append(f.Options, RunOptionProps{ID: id + "-o", Selected: value == ""})
+		}
+		for j, e := range s.Enum {
+			f.Options = append(f.Options, RunOptionProps{ID: id + "-o" + strconv.Itoa(j), Value: e,
+				Label: EnumLabel(e), Selected: e == value})
+		}
+	}
+	return f
+}
+
+// DefaultRunValues are the controls' contents before the person types:
+// each property's default, as its control shows it.
+func DefaultRunValues(specs []RunFieldSpec) map[string]string {
+	out := map[string]string{}
+	for _, s := range specs {
+		if !s.HasDefault() {
+			continue
+		}
+		switch s.Kind {
+		case RunText:
+			var str string
+			if json.Unmarshal([]byte(s.Default), &str) == nil {
+				out[s.Name] = str
+			}
+		case RunSwitch:
+			if s.Default == "true" {
+				out[s.Name] = "true"
+			}
+		case RunJSON:
+			out[s.Name] = indentJSON(s.Default)
+		default:
+			out[s.Name] = s.Default
+		}
+	}
+	return out
+}
+
+// DefaultRunRaw is the raw editor's text before the person types: an
+// object of the defaults, in schema order.
+func DefaultRunRaw(specs []RunFieldSpec) string {
+	var b bytes.Buffer
+	b.WriteString("{")
+	n := 0
+	for _, s := range specs {
+		if !s.HasDefault() {
+			continue
+		}
+		if n > 0 {
+			b.WriteString(",")
+		}
+		name, _ := json.Marshal(s.Name)
+		b.Write(name)
+		b.WriteString(":")
+		b.WriteString(s.Default)
+		n++
+	}
+	b.WriteString("}")
+	return indentJSON(b.String())
+}
+
+func indentJSON(s string) string {
+	var b bytes.Buffer
+	if json.Indent(&b, []byte(s), "", "  ") != nil {
+		return s
+	}
+	return b.String()
+}
+
+// runKey turns a (server, tool) pair into a token safe in an element id.
+func runKey(server, tool string) string {
+	return "run-" + ServerKey(server) + "-" + hex.EncodeToString([]byte(tool))
+}
+
+// RunStatusID is the id of a tool's confirmation region in the drawer,
+// where a started call is announced.
+func RunStatusID(server, tool string) string { return runKey(server, tool) + "-status" }
+
+// NumberAttrs are a number input's bounds, step and keyboard, each only
+// when the schema gives it.
+func (f RunFieldProps) NumberAttrs() templ.Attributes {
+	a := templ.Attributes{"step": f.Step, "inputmode": "decimal"}
+	if f.Kind == RunInteger {
+		a["inputmode"] = "numeric"
+	}
+	if f.Step == "" {
+		a["step"] = "any"
+	}
+	if f.Min != "" {
+		a["min"] = f.Min
+	}
+	if f.Max != "" {
+		a["max"] = f.Max
+	}
+	return a
+}
+
+func boolText(b bool) string { return strconv.FormatBool(b) }
+
+// tabIndex keeps only the selected tab in the tab order; arrow keys move
+// between tabs.
+func tabIndex(selected bool) string {
+	if selected {
+		return "0"
+	}
+	return "-1"
+}
+
+// RunStartedProps answers a run form that started its call: the dialog
+// closes, and the tool's status region in the drawer says so.
+type RunStartedProps struct {
+	StatusID     string
+	Tool         string
+	InvocationID string
+}
