@@ -9,13 +9,18 @@ import (
 	"github.com/microcosm-cc/bluemonday"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/util"
 )
 
 // markdown turns a tool's Markdown into HTML. Raw HTML in the source is
-// left out by goldmark's default (unsafe rendering stays off), and the
-// output still passes through markdownPolicy, so neither a parser bug nor
-// a crafted link can carry script into the page.
-var markdown = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.Linkify))
+// shown as escaped text (rawHTMLAsText), and the output still passes
+// through markdownPolicy, so neither a parser bug nor a crafted link can
+// carry script into the page.
+var markdown = goldmark.New(
+	goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.Linkify),
+	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(rawHTMLAsText{}, 100))),
+)
 
 // markdownPolicy allows the elements Markdown produces and nothing else: no
 // images (a remote image would leak that the page was viewed, and CSP
