@@ -45,6 +45,7 @@ e2e:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./domain/ ./handlers/ ./views/
+	$(GO) test -run '^$$' -bench ToolCall -benchtime 200x ./cmd/switchboard/
 	$(GO) test -run FirstLoadBytes -v ./handlers/
 
 run:
