@@ -108,7 +108,7 @@ func TestInvocationHostileContent(t *testing.T) {
 	inv := callTool(t, in, "alpha", "echo", map[string]any{"message": hostile})
 	card := feedCard(inv.ID)
 	waitCard(t, page, inv.ID, "success")
-	waitFor(t, page, card+` [data-testid="content-text"] h1`, "the hostile Markdown's heading renders")
+	waitFor(t, page, card+` [data-testid="content-text"] h4`, "the hostile Markdown's heading renders")
 	// Open everything that holds the text: arguments (JSON and form view),
 	// the drawer's recent calls and the history.
 	click(t, page, card+` [data-testid="invocation-args"] > summary`)

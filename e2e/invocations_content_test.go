@@ -75,7 +75,7 @@ func TestInvocationContentTypes(t *testing.T) {
 	t.Run("markdown", func(t *testing.T) {
 		card := succeeded(t, in, page, "alpha", "markdown_report", map[string]any{})
 		item := card + ` [data-testid="content-item"][data-type="text"]`
-		if got := text(t, page, item+` h1`); got != "Demo report" {
+		if got := text(t, page, item+` h4`); got != "Demo report" {
 			t.Errorf("markdown heading: got %q, want Demo report", got)
 		}
 		if got := text(t, page, item+` pre code`); !strings.Contains(got, `fmt.Println("hello from the demo server")`) {
@@ -99,8 +99,8 @@ func TestInvocationContentTypes(t *testing.T) {
 			t.Errorf("resource_link chips: got %d, want one per demo resource (>= 3)", n)
 		}
 		// The first link is the readme, demo://readme.
-		if got := attr(t, page, chip, "data-uri"); got != "demo://readme" {
-			t.Errorf("first resource_link chip data-uri: got %q, want demo://readme", got)
+		if got := attr(t, page, chip, "data-resource"); got != "demo://readme" {
+			t.Errorf("first resource_link chip data-resource: got %q, want demo://readme", got)
 		}
 		if got := text(t, page, chip); !strings.Contains(got, "demo://readme") {
 			t.Errorf("first resource_link chip text: got %q, want it to show demo://readme", got)
@@ -118,7 +118,7 @@ func TestInvocationContentTypes(t *testing.T) {
 		card := succeeded(t, in, page, "alpha", "embedded_text_resource", map[string]any{})
 		item := card + ` [data-testid="content-item"][data-type="resource"]`
 		waitFor(t, page, item+` [data-testid="content-text"]`, "the embedded text renders")
-		if n := count(t, page, item+` [data-testid="content-text"] h1, `+item+` [data-testid="content-text"] h2`); n == 0 {
+		if n := count(t, page, item+` [data-testid="content-text"] h4, `+item+` [data-testid="content-text"] h5`); n == 0 {
 			t.Errorf("embedded text/markdown resource not rendered as Markdown (no heading): %q", text(t, page, item))
 		}
 		if got := text(t, page, item+` .content-uri`); !strings.Contains(got, "://") {

@@ -151,7 +151,8 @@ func TestInvocationArgsExpand(t *testing.T) {
 	// Seed 001 R5: the read-only form view, and back to raw JSON.
 	form := box + ` [data-testid="invocation-args-form"]`
 	if visible(t, page, form) {
-		t.Errorf("form view visible before it was asked for (want raw JSON only)")
+		t.Errorf("form view visible before it was asked for, beside the raw JSON (hidden attribute %v, computed display %s)",
+			hasAttr(t, page, form, "hidden"), cssDisplay(t, page, form))
 	}
 	click(t, page, box+` [data-testid="invocation-args-view"]`)
 	waitVisible(t, page, form, "the form view shows")
@@ -165,8 +166,12 @@ func TestInvocationArgsExpand(t *testing.T) {
 		t.Errorf("form view toggle aria-pressed: got %q, want true", got)
 	}
 	click(t, page, box+` [data-testid="invocation-args-view"]`)
+	// cards.js toggles synchronously in the click handler.
 	waitVisible(t, page, pre, "back to raw JSON")
-	waitHidden(t, page, form, "the form view hides again")
+	if visible(t, page, form) {
+		t.Errorf("form view still visible after switching back to raw JSON (hidden attribute %v, computed display %s)",
+			hasAttr(t, page, form, "hidden"), cssDisplay(t, page, form))
+	}
 
 	click(t, page, box+` > summary`)
 	waitHidden(t, page, pre, "arguments collapse again")
@@ -351,4 +356,20 @@ func TestInvocationLongArgs(t *testing.T) {
 	click(t, page, card+` [data-testid="invocation-copy-args"]`)
 	waitTrue(t, page, `async () => { try { return JSON.parse(await navigator.clipboard.readText()).items.length === 150; } catch (e) { return false; } }`,
 		nil, "Copy arguments copies all 150 items")
+}
+
+// cssDisplay is the computed display of the first match of selector.
+func cssDisplay(t *testing.T, page playwright.Page, selector string) string {
+	t.Helper()
+	var d string
+	evalJSON(t, page, `sel => JSON.stringify(getComputedStyle(document.querySelector(sel)).display)`, selector, &d)
+	return d
+}
+
+// hasAttr reports whether the first match of selector has attribute name.
+func hasAttr(t *testing.T, page playwright.Page, selector, name string) bool {
+	t.Helper()
+	var b bool
+	evalJSON(t, page, `([sel, name]) => JSON.stringify(!!document.querySelector(sel)?.hasAttribute(name))`, []any{selector, name}, &b)
+	return b
 }

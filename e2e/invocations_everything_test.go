@@ -54,8 +54,8 @@ func TestInvocationEverything(t *testing.T) {
 		}
 		// The first link is Blob Resource 1 (demo://resource/dynamic/blob/1).
 		item := card + ` [data-testid="content-item"][data-type="resource_link"]`
-		if got := attr(t, page, chip, "data-uri"); got != "demo://resource/dynamic/blob/1" {
-			t.Errorf("first chip data-uri: got %q, want demo://resource/dynamic/blob/1", got)
+		if got := attr(t, page, chip, "data-resource"); got != "demo://resource/dynamic/blob/1" {
+			t.Errorf("first chip data-resource: got %q, want demo://resource/dynamic/blob/1", got)
 		}
 		click(t, page, chip)
 		waitFor(t, page, item+` [data-testid="resource-preview"] [data-testid="content-item"]`, "the chip previews its resource")
@@ -149,11 +149,12 @@ func TestInvocationEverything(t *testing.T) {
 		}`, card+` [data-testid="invocation-progress"]`); err != nil {
 			t.Fatal(err)
 		}
-		waitFor(t, page, bar+`[aria-valuenow="1"]`, "progress 1 of 4")
+		atLeast := `([sel, n]) => { const b = document.querySelector(sel); return !!b && Number(b.getAttribute('aria-valuenow')) >= n; }`
+		waitTrue(t, page, atLeast, []any{bar, 1}, "progress reaches 1 of 4")
 		if got := attr(t, page, bar, "aria-valuemax"); got != "4" {
 			t.Errorf("aria-valuemax: got %q, want 4", got)
 		}
-		waitFor(t, page, bar+`[aria-valuenow="3"]`, "progress 3 of 4")
+		waitTrue(t, page, atLeast, []any{bar, 3}, "progress reaches 3 of 4")
 		waitCard(t, page, inv.ID, "success")
 		if got := text(t, page, card+` [data-testid="invocation-badge"]`); !strings.Contains(got, "Done") {
 			t.Errorf("badge: got %q, want ✓ Done", got)

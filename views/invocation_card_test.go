@@ -163,7 +163,7 @@ func TestContentTypes(t *testing.T) {
 		t.Errorf("dividers: got %d, want 7", got)
 	}
 	text := items.Eq(0)
-	for _, sel := range []string{"h1", "table td", "del", `pre code.language-go`} {
+	for _, sel := range []string{"h4", "table td", "del", `pre code.language-go`} {
 		if text.Find(sel).Length() == 0 {
 			t.Errorf("markdown: no %s in %s", sel, goquery.NewDocumentFromNode(text.Nodes[0]).Text())
 		}

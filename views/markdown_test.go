@@ -12,7 +12,8 @@ func TestMarkdown(t *testing.T) {
 		name, in     string
 		want, reject []string
 	}{
-		{"heading and code", "# Title\n\n```go\nfmt.Println(1)\n```", []string{"<h1>Title</h1>", `<code class="language-go">`}, nil},
+		{"heading and code", "# Title\n\n```go\nfmt.Println(1)\n```", []string{"<h4>Title</h4>", `<code class="language-go">`}, nil},
+		{"headings nest below the card's title", "# a\n\n#### b", []string{"<h4>a</h4>", "<h6>b</h6>"}, []string{"<h1>"}},
 		{"html block shown as text", "<script>alert(1)</script>\n\nafter", []string{"&lt;script&gt;alert(1)&lt;/script&gt;", "after"}, []string{"<script"}},
 		{"inline html shown as text", "a <img src=x onerror=alert(1)> b", []string{"&lt;img src=x onerror=alert(1)&gt;"}, []string{"<img"}},
 		{"javascript link dropped", "[x](javascript:alert(1))", nil, []string{"javascript:"}},
