@@ -255,6 +255,18 @@ func apiGet(t *testing.T, in *instance, path string, out any) {
 	}
 }
 
+// apiPost posts an empty body to path and returns status and body.
+func apiPost(t *testing.T, in *instance, path string) (int, []byte) {
+	t.Helper()
+	resp, err := http.Post(in.URL+path, "application/json", nil)
+	if err != nil {
+		t.Fatalf("POST %s: %v", path, err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, body
+}
+
 func clip(b []byte) string {
 	if len(b) > 300 {
 		return string(b[:300]) + "..."

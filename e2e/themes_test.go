@@ -19,6 +19,25 @@ func TestPresetsAccessible(t *testing.T) {
 	in := startWith(t, servers{"s-connected": demoStdio("s-connected", nil), "s-error": missingCommand()})
 	in.waitState(t, "s-connected", "connected")
 	in.waitState(t, "s-error", "error")
+	// Cards of every final status and the common content types, so each
+	// preset is checked on them too.
+	log := followInvocations(t, in)
+	var ids []string
+	for _, c := range []struct {
+		tool string
+		args any
+	}{{"markdown_report", map[string]any{}}, {"tiny_image", map[string]any{}}, {"structured_weather", map[string]any{}},
+		{"fail_always", map[string]any{}}, {"resource_links", map[string]any{}}} {
+		ids = append(ids, callTool(t, in, "s-connected", c.tool, c.args).ID)
+	}
+	slow := callTool(t, in, "s-connected", "long_task", map[string]any{"steps": 100, "stepMillis": 200})
+	log.waitStatus(t, slow.ID, "running")
+	if code, body := apiPost(t, in, "/api/v1/invocations/"+slow.ID+"/cancel"); code != 200 {
+		t.Fatalf("cancel: %d %s", code, body)
+	}
+	for _, id := range append(ids, slow.ID) {
+		log.waitFinal(t, id)
+	}
 	for _, preset := range presets {
 		for _, theme := range []string{"light", "dark"} {
 			t.Run(fmt.Sprintf("%s/%s", preset, theme), func(t *testing.T) {
@@ -28,7 +47,8 @@ func TestPresetsAccessible(t *testing.T) {
 				waitFor(t, page, fmt.Sprintf(`html[data-preset=%q][data-theme=%q]`, preset, theme), "preset applied")
 				waitAllChips(t, page, "s-connected", "connected")
 				waitAllChips(t, page, "s-error", "error")
-				checkAxe(t, page, "page")
+				waitCard(t, page, slow.ID, "cancelled")
+				checkAxe(t, page, "page with cards")
 				openDrawer(t, page, "s-connected")
 				checkAxe(t, page, "drawer open")
 				if err := page.Locator(runButton("s-connected", "echo")).Click(); err != nil {
