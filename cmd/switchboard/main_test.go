@@ -160,6 +160,36 @@ func (p *proc) events(name string, stop func(handlers.StatusDTO) bool) []handler
 	return nil
 }
 
+// eventsOf opens the event stream, runs start once it is open, then hands
+// each frame of the named event to done until it says enough, or fails
+// after patience.
+func (p *proc) eventsOf(event string, start func(), done func(data []byte) bool) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.url+handlers.PathEvents, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		p.t.Fatalf("event stream: %v", err)
+	}
+	defer resp.Body.Close()
+	start()
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	current := ""
+	for sc.Scan() {
+		line := sc.Text()
+		if name, ok := strings.CutPrefix(line, "event: "); ok {
+			current = name
+			continue
+		}
+		if data, ok := strings.CutPrefix(line, "data: "); ok && current == event && done([]byte(data)) {
+			return
+		}
+	}
+	p.t.Fatalf("no %s event ended the wait; log:\n%s", event, p.logs)
+}
+
 func describe(ss []handlers.StatusDTO) string {
 	var b strings.Builder
 	for _, s := range ss {
