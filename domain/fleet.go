@@ -17,10 +17,11 @@ type FleetOptions struct {
 // Fleet is every supervised server of one scope. It is the API the
 // handlers call: attach, restart, disable, enable, remove, read.
 type Fleet struct {
-	opts   FleetOptions
-	mu     sync.Mutex // guards sups and closed
-	sups   map[string]*supervisor
-	closed bool
+	opts    FleetOptions
+	applyMu sync.Mutex // serializes Apply and Remove, so a removal never races a reconciliation
+	mu      sync.Mutex // guards sups and closed
+	sups    map[string]*supervisor
+	closed  bool
 }
 
 // NewFleet returns an empty fleet.
@@ -154,6 +155,8 @@ func (f *Fleet) Stderr(name string) ([]string, error) {
 // it came from and purges its stored state. The file is edited first so
 // that a failure there leaves everything as it was.
 func (f *Fleet) Remove(ctx context.Context, name string) error {
+	f.applyMu.Lock()
+	defer f.applyMu.Unlock()
 	s, err := f.get(name)
 	if err != nil {
 		return err

@@ -158,13 +158,15 @@ func (c *call) finish(ctx context.Context, result json.RawMessage, callErr error
 	}
 	inv := c.inv
 	c.mu.Unlock()
-	if err := c.save(ctx); err != nil {
-		s.opts.Log.Error("save invocation", "invocation", inv.ID, "error", err)
-	}
+	// The audit row is written before the end is published, so anyone who
+	// sees the call finished can find its trace.
 	rec := AuditRecord{InvocationID: inv.ID, Scope: inv.Scope, ServerName: inv.ServerName, Tool: inv.Tool,
 		ArgsSHA256: ArgumentsHash(inv.Arguments), StartedAt: inv.StartedAt, EndedAt: inv.EndedAt, Outcome: to}
 	if err := s.opts.Store.AppendAudit(ctx, rec); err != nil {
 		s.opts.Log.Error("append audit record", "invocation", inv.ID, "error", err)
+	}
+	if err := c.save(ctx); err != nil {
+		s.opts.Log.Error("save invocation", "invocation", inv.ID, "error", err)
 	}
 	s.opts.Log.Info("tool call finished", "server", inv.ServerName, "tool", inv.Tool, "invocation", inv.ID,
 		"status", string(to), "duration", inv.EndedAt.Sub(inv.StartedAt).Round(time.Millisecond).String())

@@ -60,11 +60,13 @@ const (
 	cmdEnable
 	cmdDispose
 	cmdSettings
+	cmdReconfigure
 )
 
 type command struct {
 	kind     commandKind
 	settings SettingsOverride // for cmdSettings
+	config   ServerConfig     // for cmdReconfigure
 	reply    chan commandReply
 }
 
@@ -203,6 +205,8 @@ func (s *supervisor) handle(c command) bool {
 		s.connect(EvEnable)
 	case cmdSettings:
 		s.applySettings(c.settings)
+	case cmdReconfigure:
+		s.reconfigure(c.config)
 	case cmdDispose:
 		s.stopAll()
 		s.transition(EvDispose)
@@ -478,6 +482,35 @@ func (s *supervisor) applySettings(o SettingsOverride) {
 	s.publish()
 	s.opts.Log.Info("server settings changed", "server", s.st.ServerName,
 		"auto_reconnect", cfg.AutoReconnect, "keep_alive", cfg.KeepAlive.String())
+}
+
+// reconfigure takes a new settings-file entry whose connection is the same
+// (same Fingerprint): only Switchboard's own keys changed, so they apply
+// in place. A changed "disabled" applies unless a person chose the state.
+func (s *supervisor) reconfigure(cfg ServerConfig) {
+	s.mu.Lock()
+	wasDisabled := s.fileCfg.Disabled
+	s.fileCfg = cfg
+	s.mu.Unlock()
+	s.applySettings(SettingsOverride{})
+	s.st.Source = cfg.Source
+	if !s.stateSet && cfg.Disabled != wasDisabled {
+		if cfg.Disabled {
+			s.disable(DisabledManual)
+			s.stateSet = false // still the file's choice
+			s.persist()
+		} else if s.st.DisabledReason != DisabledNone {
+			s.st.DisabledReason = DisabledNone
+			s.resetFailures()
+			s.connect(EvEnable)
+		}
+	}
+}
+
+func (s *supervisor) fileConfig() ServerConfig {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.fileCfg
 }
 
 // send delivers a command and waits for the loop's answer.

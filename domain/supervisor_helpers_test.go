@@ -66,16 +66,32 @@ func (r *rig) waitFor(name string, desc string, ok func(domain.Status) bool) dom
 	defer cancel()
 	var last []domain.Status
 	for {
-		for len(r.seen) > 0 {
-			s := r.seen[0]
-			r.seen = r.seen[1:]
-			if s.ServerName == name {
-				last = append(last, s)
-				if ok(s) {
-					return s
+		// Snapshots of other servers stay queued for their own waits.
+		for i, s := range r.seen {
+			if s.ServerName != name {
+				continue
+			}
+			last = append(last, s)
+			if ok(s) {
+				// Consume this server's snapshots up to the match; later
+				// ones and other servers' stay queued.
+				rest := make([]domain.Status, 0, len(r.seen))
+				for j, o := range r.seen {
+					if j > i || o.ServerName != name {
+						rest = append(rest, o)
+					}
 				}
+				r.seen = rest
+				return s
 			}
 		}
+		keep := r.seen[:0]
+		for _, s := range r.seen {
+			if s.ServerName != name {
+				keep = append(keep, s)
+			}
+		}
+		r.seen = keep
 		batch, err := r.sub.Next(ctx)
 		if err != nil {
 			r.t.Fatalf("%s: never reached %s; snapshots seen: %s", name, desc, describe(last))

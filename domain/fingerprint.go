@@ -1,0 +1,28 @@
+package domain
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+)
+
+// Fingerprint identifies everything about a server that affects its
+// connection: transport, command, arguments in order, environment,
+// working directory, URL and headers. Two configs with the same
+// fingerprint would connect the same way, so hot reload leaves such a
+// server untouched. Map key order does not matter (json sorts map keys);
+// argument order does. Switchboard's own keys (keep-alive, timeouts,
+// auto-reconnect, disabled) are left out: they apply without reconnecting.
+func (c ServerConfig) Fingerprint() string {
+	b, _ := json.Marshal(struct {
+		Transport Transport         `json:"t"`
+		Command   string            `json:"c"`
+		Args      []string          `json:"a"`
+		Env       map[string]string `json:"e"`
+		Cwd       string            `json:"d"`
+		URL       string            `json:"u"`
+		Headers   map[string]string `json:"h"`
+	}{c.Transport, c.Command, c.Args, c.Env, c.Cwd, c.URL, c.Headers})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}

@@ -1,0 +1,83 @@
+package domain
+
+import (
+	"context"
+	"fmt"
+	"sort"
+)
+
+// ApplyResult says what a reconciliation did, by server name.
+type ApplyResult struct {
+	Added       []string // new: connecting
+	Removed     []string // gone from the settings: disconnected, lists dropped
+	Reconnected []string // connection settings changed: reconnected with the new config
+	Updated     []string // only Switchboard's own keys changed: applied in place
+	Unchanged   []string // untouched: same connection, same connectedAt
+}
+
+// Apply makes the fleet match desired, touching only what changed: a new
+// server connects, a removed one disconnects, one whose Fingerprint
+// changed reconnects with its new config, and one that only changed
+// Switchboard's own keys (keep-alive, timeouts, auto-reconnect) takes them
+// without reconnecting. Everything else keeps running as it was — no
+// "0 tools" gap, no flicker. Reconciliations and removals are serialized.
+func (f *Fleet) Apply(ctx context.Context, desired []ServerConfig) (ApplyResult, error) {
+	f.applyMu.Lock()
+	defer f.applyMu.Unlock()
+	var res ApplyResult
+	want := make(map[string]ServerConfig, len(desired))
+	for _, c := range desired {
+		want[c.Name] = c
+	}
+	f.mu.Lock()
+	current := make(map[string]*supervisor, len(f.sups))
+	for n, s := range f.sups {
+		current[n] = s
+	}
+	f.mu.Unlock()
+
+	var attach []ServerConfig
+	for name := range current {
+		if _, ok := want[name]; !ok {
+			if err := f.detach(ctx, name); err != nil {
+				return res, fmt.Errorf("apply: %w", err)
+			}
+			res.Removed = append(res.Removed, name)
+		}
+	}
+	for name, cfg := range want {
+		s, ok := current[name]
+		switch {
+		case !ok:
+			attach = append(attach, cfg)
+			res.Added = append(res.Added, name)
+		case s.fileConfig().Fingerprint() != cfg.Fingerprint():
+			if err := f.detach(ctx, name); err != nil {
+				return res, fmt.Errorf("apply: %w", err)
+			}
+			attach = append(attach, cfg)
+			res.Reconnected = append(res.Reconnected, name)
+		case ownKeysDiffer(s.fileConfig(), cfg):
+			if _, err := s.sendCommand(ctx, command{kind: cmdReconfigure, config: cfg}); err != nil {
+				return res, fmt.Errorf("apply %s: %w", name, err)
+			}
+			res.Updated = append(res.Updated, name)
+		default:
+			res.Unchanged = append(res.Unchanged, name)
+		}
+	}
+	if err := f.Attach(ctx, attach); err != nil {
+		return res, fmt.Errorf("apply: %w", err)
+	}
+	for _, l := range [][]string{res.Added, res.Removed, res.Reconnected, res.Updated, res.Unchanged} {
+		sort.Strings(l)
+	}
+	return res, nil
+}
+
+// ownKeysDiffer reports whether a and b differ in anything but their
+// connection: Switchboard's own keys or the file they came from.
+func ownKeysDiffer(a, b ServerConfig) bool {
+	return a.AutoReconnect != b.AutoReconnect || a.KeepAlive != b.KeepAlive || a.ConnectTimeout != b.ConnectTimeout ||
+		a.CallTimeout != b.CallTimeout || a.Disabled != b.Disabled || a.Source != b.Source
+}
