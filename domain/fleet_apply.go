@@ -81,3 +81,12 @@ func ownKeysDiffer(a, b ServerConfig) bool {
 	return a.AutoReconnect != b.AutoReconnect || a.KeepAlive != b.KeepAlive || a.ConnectTimeout != b.ConnectTimeout ||
 		a.CallTimeout != b.CallTimeout || a.Disabled != b.Disabled || a.Source != b.Source
 }
+
+// fileConfigOf returns a supervised server's settings-file entry.
+func (f *Fleet) fileConfigOf(name string) (ServerConfig, bool) {
+	s, err := f.get(name)
+	if err != nil {
+		return ServerConfig{}, false
+	}
+	return s.fileConfig(), true
+}

@@ -71,10 +71,15 @@ func follow(ctx context.Context, t *testing.T, url string) *eventLog {
 	go func() {
 		defer resp.Body.Close()
 		sc := bufio.NewScanner(resp.Body)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		sc.Buffer(make([]byte, 1<<20), 64<<20)
+		event := ""
 		for sc.Scan() {
+			if name, ok := strings.CutPrefix(sc.Text(), "event: "); ok {
+				event = name
+				continue
+			}
 			data, ok := strings.CutPrefix(sc.Text(), "data: ")
-			if !ok {
+			if !ok || event != "status" {
 				continue
 			}
 			var s status

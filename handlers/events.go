@@ -20,6 +20,9 @@ type eventsAPI struct {
 	// invocations adds `event: invocation` frames for the scope's tool
 	// calls (invocation_events.go); nil sends none.
 	invocations *invocationFeed
+	// config adds `event: config` frames on every settings reload; nil
+	// (demo mode) sends none.
+	config *domain.Reloader
 }
 
 // sseEvent names the event carrying a status snapshot, for htmx's
@@ -48,16 +51,21 @@ func (a *eventsAPI) stream(c echo.Context) error {
 
 	sub := a.hub.Subscribe()
 	defer sub.Close()
+	var reloads <-chan struct{}
+	if a.config != nil {
+		ch, stop := a.config.Subscribe()
+		defer stop()
+		reloads = ch
+	}
 	if isub := a.invocations.subscribe(); isub != nil {
 		defer isub.Close()
-		return a.loop(ctx, c, sub, isub)
+		return a.loop(ctx, c, sub, isub, reloads)
 	}
-	return a.loop(ctx, c, sub, nil)
+	return a.loop(ctx, c, sub, nil, reloads)
 }
 
 // loop writes snapshots and invocation changes until the client leaves.
-func (a *eventsAPI) loop(ctx context.Context, c echo.Context, sub *domain.Subscription, isub *domain.InvocationSubscription) error {
-
+func (a *eventsAPI) loop(ctx context.Context, c echo.Context, sub *domain.Subscription, isub *domain.InvocationSubscription, reloads <-chan struct{}) error {
 	w := c.Response()
 	h := w.Header()
 	h.Set(echo.HeaderContentType, "text/event-stream")
@@ -67,8 +75,9 @@ func (a *eventsAPI) loop(ctx context.Context, c echo.Context, sub *domain.Subscr
 	w.Flush() // an empty fleet sends nothing at first; the client should still see the stream open
 
 	var buf []byte
+	configChanged := a.config != nil // the first frames include the current settings state
 	for {
-		batch, invs, idle := waitBoth(ctx, a.heartbeat, sub, isub)
+		batch, invs, reloaded, idle := waitAll(ctx, a.heartbeat, sub, isub, reloads)
 		if ctx.Err() != nil {
 			return nil
 		}
@@ -77,6 +86,12 @@ func (a *eventsAPI) loop(ctx context.Context, c echo.Context, sub *domain.Subscr
 			buf = append(buf, ping...)
 		}
 		var err error
+		if configChanged || reloaded {
+			configChanged = false
+			if buf, err = appendConfigEvent(buf, a.config.State()); err != nil {
+				return err
+			}
+		}
 		for _, st := range batch {
 			if buf, err = appendEvent(buf, st); err != nil {
 				return err

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/switchboard-mcp/switchboard/domain"
@@ -44,25 +45,43 @@ func (f *invocationFeed) subscribe() *domain.InvocationSubscription {
 // invocation subscription signals. idle reports that nothing happened for a
 // whole heartbeat, which the caller answers with a ping.
 func waitBoth(ctx context.Context, heartbeat time.Duration, sub *domain.Subscription, isub *domain.InvocationSubscription) (statuses []domain.Status, invs []domain.Invocation, idle bool) {
+	statuses, invs, _, idle = waitAll(ctx, heartbeat, sub, isub, nil)
+	return statuses, invs, idle
+}
+
+// waitAll is waitBoth plus a settings-reload signal (nil for none);
+// configChanged reports that it fired.
+func waitAll(ctx context.Context, heartbeat time.Duration, sub *domain.Subscription, isub *domain.InvocationSubscription, config <-chan struct{}) (statuses []domain.Status, invs []domain.Invocation, configChanged bool, idle bool) {
 	wctx, cancel := context.WithTimeout(ctx, heartbeat)
 	defer cancel()
+	var ready <-chan struct{}
 	if isub != nil {
-		stop := make(chan struct{})
-		defer close(stop)
-		go func() {
-			select {
-			case <-isub.Ready():
-				cancel()
-			case <-stop:
-			}
-		}()
+		ready = isub.Ready()
 	}
+	var fired atomic.Bool
+	stop, exited := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(exited)
+		select {
+		case <-ready:
+			cancel()
+		case <-config:
+			fired.Store(true)
+			cancel()
+		case <-stop:
+		}
+	}()
 	statuses, err := sub.Next(wctx)
+	// The watcher must be gone before fired is read, or a reload signal it
+	// takes after this point would be lost.
+	close(stop)
+	<-exited
 	if isub != nil {
 		invs = isub.Drain()
 	}
-	idle = errors.Is(err, context.DeadlineExceeded) && len(invs) == 0
-	return statuses, invs, idle
+	configChanged = fired.Load()
+	idle = errors.Is(err, context.DeadlineExceeded) && len(invs) == 0 && !configChanged
+	return statuses, invs, configChanged, idle
 }
 
 // appendInvocationEvent writes one invocation as a JSON stream event; the

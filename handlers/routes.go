@@ -21,6 +21,8 @@ const (
 	PathServerEnable   = PathServer + "/enable"
 	PathServerSettings = PathServer + "/settings"
 	PathEvents         = "/api/v1/events"
+	PathConfig         = "/api/v1/config"
+	PathConfigReload   = PathConfig + "/reload"
 
 	// The dashboard: the page, its HTML event stream, and the fragment and
 	// form endpoints htmx calls. Actions answer with HTML (or nothing), in
@@ -76,7 +78,8 @@ var viewLinks = views.Links{History: PathUIHistory, RunForm: RunFormPath}
 // register adds every route. It is the one route table of the binary.
 func register(e *echo.Echo, opts Options) {
 	servers := &serversAPI{fleet: opts.Fleet}
-	events := &eventsAPI{hub: opts.Fleet.Hub(), heartbeat: opts.Heartbeat, done: opts.Done}
+	events := &eventsAPI{hub: opts.Fleet.Hub(), heartbeat: opts.Heartbeat, done: opts.Done, config: opts.Config}
+	config := &configAPI{reloader: opts.Config}
 
 	e.GET(PathHealth, health)
 
@@ -89,6 +92,8 @@ func register(e *echo.Echo, opts Options) {
 	e.PATCH(PathServerSettings, servers.updateSettings)
 
 	e.GET(PathEvents, events.stream)
+	e.GET(PathConfig, config.get)
+	e.POST(PathConfigReload, config.reload)
 
 	e.GET(PathStatic+"/*", staticFiles())
 

@@ -139,9 +139,14 @@ func (p *proc) events(name string, stop func(handlers.StatusDTO) bool) []handler
 	var seen []handlers.StatusDTO
 	sc := bufio.NewScanner(resp.Body)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	event := ""
 	for sc.Scan() {
+		if name, ok := strings.CutPrefix(sc.Text(), "event: "); ok {
+			event = name
+			continue
+		}
 		data, ok := strings.CutPrefix(sc.Text(), "data: ")
-		if !ok {
+		if !ok || event != "status" {
 			continue
 		}
 		var s handlers.StatusDTO

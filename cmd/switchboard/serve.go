@@ -9,9 +9,11 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"path/filepath"
 	"time"
 
 	"github.com/switchboard-mcp/switchboard/domain"
+	"github.com/switchboard-mcp/switchboard/fswatch"
 	"github.com/switchboard-mcp/switchboard/handlers"
 	"github.com/switchboard-mcp/switchboard/jsonschema"
 	"github.com/switchboard-mcp/switchboard/mcpclient"
@@ -70,8 +72,33 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 	go prune(ctx, invocations, cfg.retention, log, pruneDone)
 
 	// Attach before serving, so the first page and API answer already list
-	// every server (connecting) rather than an empty fleet.
-	if err := fleet.Attach(ctx, src.servers); err != nil {
+	// every server (connecting) rather than an empty fleet. A settings file
+	// is applied through the reloader, which then follows its edits.
+	var reloader *domain.Reloader
+	if src.path != "" {
+		reloader = domain.NewReloader(domain.ReloaderOptions{
+			Load:  loadSettings(src.path, getenv),
+			Fleet: fleet,
+			Log:   log.With("component", "reload"),
+		})
+		if _, _, err := reloader.Reload(ctx); err != nil {
+			return fmt.Errorf("attach servers: %w", err)
+		}
+		watched := []string{src.path}
+		if real, err := filepath.EvalSymlinks(src.path); err == nil && real != src.path {
+			watched = append(watched, real) // a symlinked file is edited at its target
+		}
+		w, err := fswatch.Watch(ctx, fswatch.Options{Paths: watched, Log: log.With("component", "watch")})
+		if err != nil {
+			return fmt.Errorf("watch %s: %w", src.path, err)
+		}
+		defer w.Close()
+		go func() {
+			for range w.Changes() {
+				reloader.Trigger()
+			}
+		}()
+	} else if err := fleet.Attach(ctx, src.servers); err != nil {
 		return fmt.Errorf("attach servers: %w", err)
 	}
 	ln, err := net.Listen("tcp", cfg.addr)
@@ -85,6 +112,7 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 		Fleet:        fleet,
 		Scope:        scope,
 		Invocations:  invocations,
+		Config:       reloader,
 		Validator:    validator,
 		Preferences:  db.PreferenceStore(),
 		Log:          log.With("component", "http"),
@@ -144,6 +172,21 @@ func prune(ctx context.Context, inv *domain.Invocations, retention time.Duration
 			return
 		case <-t.C:
 		}
+	}
+}
+
+// loadSettings reads the user's settings file for a reload.
+func loadSettings(path string, getenv func(string) string) func(context.Context) (domain.LoadedConfig, error) {
+	return func(context.Context) (domain.LoadedConfig, error) {
+		set, err := settingsfile.Load(path, getenv)
+		if err != nil {
+			return domain.LoadedConfig{}, err
+		}
+		src := domain.ConfigSource{Path: path, Scope: "user"}
+		for _, c := range set.Servers {
+			src.Servers = append(src.Servers, c.Name)
+		}
+		return domain.LoadedConfig{Servers: set.Servers, Sources: []domain.ConfigSource{src}, Problems: set.Problems}, nil
 	}
 }
 
