@@ -42,6 +42,10 @@ type ServerConfig struct {
 	KeepAlive      time.Duration
 	ConnectTimeout time.Duration
 	CallTimeout    time.Duration // deadline of one tools/call
+
+	// Blocked, when set, keeps the server from connecting (gating lists,
+	// approval of project servers); it is decided outside the file entry.
+	Blocked BlockedReason
 }
 
 // Target is the redacted command line or URL shown to users, so that a

@@ -2,6 +2,7 @@ package domain
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"sync"
@@ -19,15 +20,16 @@ type FleetOptions struct {
 type Fleet struct {
 	opts    FleetOptions
 	applyMu sync.Mutex // serializes Apply and Remove, so a removal never races a reconciliation
-	mu      sync.Mutex // guards sups and closed
+	mu      sync.Mutex // guards sups, blocked and closed
 	sups    map[string]*supervisor
+	blocked map[string]ServerConfig // configured but kept away (gating, approval): no supervisor, no process
 	closed  bool
 }
 
 // NewFleet returns an empty fleet.
 func NewFleet(opts FleetOptions) *Fleet {
 	opts.SupervisorOptions = opts.SupervisorOptions.withDefaults()
-	return &Fleet{opts: opts, sups: map[string]*supervisor{}}
+	return &Fleet{opts: opts, sups: map[string]*supervisor{}, blocked: map[string]ServerConfig{}}
 }
 
 // Hub returns the hub every supervisor of the fleet reports to.
@@ -78,6 +80,9 @@ func (f *Fleet) get(name string) (*supervisor, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	s, ok := f.sups[name]
+	if b, blocked := f.blocked[name]; !ok && blocked {
+		return nil, &BlockedError{Server: name, Reason: b.Blocked}
+	}
 	if !ok {
 		return nil, fmt.Errorf("server %q: %w", name, ErrNotFound)
 	}
@@ -86,7 +91,7 @@ func (f *Fleet) get(name string) (*supervisor, error) {
 
 // Status returns the newest snapshot of one server.
 func (f *Fleet) Status(name string) (Status, error) {
-	if _, err := f.get(name); err != nil {
+	if _, err := f.get(name); err != nil && !errors.Is(err, ErrBlocked) {
 		return Status{}, err
 	}
 	st, ok := f.opts.Hub.Get(name)

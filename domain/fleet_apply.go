@@ -13,6 +13,7 @@ type ApplyResult struct {
 	Reconnected []string // connection settings changed: reconnected with the new config
 	Updated     []string // only Switchboard's own keys changed: applied in place
 	Unchanged   []string // untouched: same connection, same connectedAt
+	Blocked     []string // kept away by gating or approval: no process, no request
 }
 
 // Apply makes the fleet match desired, touching only what changed: a new
@@ -36,7 +37,36 @@ func (f *Fleet) Apply(ctx context.Context, desired []ServerConfig) (ApplyResult,
 	}
 	f.mu.Unlock()
 
+	f.mu.Lock()
+	wasBlocked := make(map[string]ServerConfig, len(f.blocked))
+	for n, c := range f.blocked {
+		wasBlocked[n] = c
+	}
+	f.mu.Unlock()
+	for name := range wasBlocked {
+		if c, ok := want[name]; !ok || c.Blocked == BlockedNone {
+			f.unblock(name, !ok)
+			if !ok {
+				res.Removed = append(res.Removed, name)
+			}
+		}
+	}
+
 	var attach []ServerConfig
+	for name, cfg := range want {
+		if cfg.Blocked == BlockedNone {
+			continue
+		}
+		if _, running := current[name]; running {
+			if err := f.detach(ctx, name); err != nil {
+				return res, fmt.Errorf("apply: %w", err)
+			}
+			delete(current, name)
+		}
+		f.block(cfg, wasBlocked[name])
+		res.Blocked = append(res.Blocked, name)
+		delete(want, name)
+	}
 	for name := range current {
 		if _, ok := want[name]; !ok {
 			if err := f.detach(ctx, name); err != nil {
@@ -51,6 +81,10 @@ func (f *Fleet) Apply(ctx context.Context, desired []ServerConfig) (ApplyResult,
 		case !ok:
 			attach = append(attach, cfg)
 			res.Added = append(res.Added, name)
+			if _, was := wasBlocked[name]; was {
+				res.Added = res.Added[:len(res.Added)-1]
+				res.Reconnected = append(res.Reconnected, name) // unblocked: connects now
+			}
 		case s.fileConfig().Fingerprint() != cfg.Fingerprint():
 			if err := f.detach(ctx, name); err != nil {
 				return res, fmt.Errorf("apply: %w", err)
@@ -69,7 +103,7 @@ func (f *Fleet) Apply(ctx context.Context, desired []ServerConfig) (ApplyResult,
 	if err := f.Attach(ctx, attach); err != nil {
 		return res, fmt.Errorf("apply: %w", err)
 	}
-	for _, l := range [][]string{res.Added, res.Removed, res.Reconnected, res.Updated, res.Unchanged} {
+	for _, l := range [][]string{res.Added, res.Removed, res.Reconnected, res.Updated, res.Unchanged, res.Blocked} {
 		sort.Strings(l)
 	}
 	return res, nil
@@ -89,4 +123,32 @@ func (f *Fleet) fileConfigOf(name string) (ServerConfig, bool) {
 		return ServerConfig{}, false
 	}
 	return s.fileConfig(), true
+}
+
+// block records cfg as kept away and publishes why, unless nothing about
+// it changed since the last pass.
+func (f *Fleet) block(cfg ServerConfig, before ServerConfig) {
+	f.mu.Lock()
+	f.blocked[cfg.Name] = cfg
+	f.mu.Unlock()
+	if before.Name != "" && before.Blocked == cfg.Blocked && before.Target() == cfg.Target() && before.Source == cfg.Source {
+		return
+	}
+	st := Status{ServerName: cfg.Name, Source: cfg.Source, Transport: cfg.Transport, Target: cfg.Target(),
+		Phase: PhaseStopped, BlockedReason: cfg.Blocked, AutoReconnect: cfg.AutoReconnect, KeepAlive: cfg.KeepAlive}
+	st.State = StateDisabled
+	f.opts.Hub.Publish(st)
+}
+
+// unblock forgets a blocked server; gone says it left the settings, so
+// its status is withdrawn too (an unblocked one is replaced by its
+// supervisor's first snapshot).
+func (f *Fleet) unblock(name string, gone bool) {
+	f.mu.Lock()
+	cfg := f.blocked[name]
+	delete(f.blocked, name)
+	f.mu.Unlock()
+	if gone {
+		f.opts.Hub.Publish(Status{ServerName: name, Source: cfg.Source, Phase: PhaseDisposed, State: StateDisabled})
+	}
 }

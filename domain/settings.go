@@ -18,6 +18,9 @@ type Settings struct {
 	Path     string
 	Servers  []ServerConfig // sorted by name
 	Problems []*SettingsError
+	// Gate holds mcp.allowed and mcp.excluded. "allowed": [] denies all;
+	// an absent key allows all, so AllowedSet tells the two apart.
+	Gate Gate
 }
 
 // serverKeys are the top-level keys that hold server maps: the form Claude
@@ -60,6 +63,19 @@ func ParseSettings(path string, data []byte, getenv func(string) string) (Settin
 	if err != nil {
 		return set, jsonError(path, data, err)
 	}
+	var top struct {
+		MCP struct {
+			Allowed  *[]string `json:"allowed"`
+			Excluded []string  `json:"excluded"`
+		} `json:"mcp"`
+	}
+	if err := json.Unmarshal(data, &top); err != nil {
+		return set, &SettingsError{File: path, Line: 1, Column: 1, Message: `"mcp" must be {"allowed": [names], "excluded": [names]}`}
+	}
+	if top.MCP.Allowed != nil {
+		set.Gate.Allowed, set.Gate.AllowedSet = *top.MCP.Allowed, true
+	}
+	set.Gate.Excluded = top.MCP.Excluded
 	seen := map[string]bool{}
 	for _, e := range entries {
 		fail := func(off int64, format string, args ...any) {

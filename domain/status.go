@@ -13,6 +13,7 @@ type Status struct {
 	State          State
 	Phase          Phase
 	DisabledReason DisabledReason
+	BlockedReason  BlockedReason // set while gating or approval keeps the server away
 
 	Attempt     int // consecutive failures in the current outage; 0 while connected
 	MaxAttempts int // failures that auto-disable the server

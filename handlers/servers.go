@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
 
@@ -29,12 +30,14 @@ func (a *serversAPI) get(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// A blocked server has no connection yet: its status says why, and its
+	// lists and stderr are empty rather than an error.
 	caps, err := a.fleet.Capabilities(name)
-	if err != nil {
+	if err != nil && !errors.Is(err, domain.ErrBlocked) {
 		return err
 	}
 	stderr, err := a.fleet.Stderr(name)
-	if err != nil {
+	if err != nil && !errors.Is(err, domain.ErrBlocked) {
 		return err
 	}
 	if stderr == nil {

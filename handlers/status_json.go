@@ -18,6 +18,7 @@ type StatusDTO struct {
 	State          string  `json:"state"`
 	Phase          string  `json:"phase"`
 	DisabledReason *string `json:"disabledReason"` // "manual", "auto" or null
+	BlockedReason  *string `json:"blockedReason"`  // "pending_approval", "rejected", "excluded", "not_allowed" or null
 
 	Attempt     int    `json:"attempt"`
 	MaxAttempts int    `json:"maxAttempts"`
@@ -69,6 +70,7 @@ func StatusJSON(s domain.Status) StatusDTO {
 		State:            string(s.State),
 		Phase:            string(s.Phase),
 		DisabledReason:   optString(string(s.DisabledReason)),
+		BlockedReason:    optString(string(s.BlockedReason)),
 		Attempt:          s.Attempt,
 		MaxAttempts:      s.MaxAttempts,
 		DelayMs:          s.Delay.Milliseconds(),

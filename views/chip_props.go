@@ -57,7 +57,18 @@ func NewChipProps(s domain.Status) ChipProps {
 			p.Badge = Message{ID: "BadgeAutoDisabled"}
 		}
 	}
+	if id, ok := blockedBadges[s.BlockedReason]; ok {
+		p.Badge = Message{ID: id} // says why and how to recover, never a bare "disabled"
+	}
 	return p
+}
+
+// blockedBadges names the badge of each reason a server is kept away.
+var blockedBadges = map[domain.BlockedReason]string{
+	domain.BlockedExcluded:   "BadgeBlockedExcluded",
+	domain.BlockedNotAllowed: "BadgeBlockedNotAllowed",
+	domain.BlockedPending:    "BadgeBlockedPending",
+	domain.BlockedRejected:   "BadgeBlockedRejected",
 }
 
 // NewChipPropsAt is NewChipProps with the tooltip, whose relative times are

@@ -33,3 +33,15 @@ func TestNewChipProps(t *testing.T) {
 		})
 	}
 }
+
+func TestBlockedChipSaysWhy(t *testing.T) {
+	for reason, id := range map[domain.BlockedReason]string{
+		domain.BlockedExcluded: "BadgeBlockedExcluded", domain.BlockedNotAllowed: "BadgeBlockedNotAllowed",
+		domain.BlockedPending: "BadgeBlockedPending", domain.BlockedRejected: "BadgeBlockedRejected",
+	} {
+		got := views.NewChipProps(domain.Status{State: domain.StateDisabled, BlockedReason: reason})
+		if got.Badge.ID != id || got.State != "disabled" {
+			t.Errorf("%s: badge %s state %s, want %s", reason, got.Badge.ID, got.State, id)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/switchboard-mcp/switchboard/domain"
@@ -24,6 +25,8 @@ type serveConfig struct {
 	data             string
 	project          string
 	demo             bool
+	allowedNames     []string // --allowed-mcp-server-names: an upper bound settings may narrow, never widen
+	allowedSet       bool
 	resultCap        int64         // bytes of one tool result kept in the store
 	retention        time.Duration // how long finished invocations and audit rows are kept; 0 keeps them
 }
@@ -49,6 +52,8 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	}
 	fs.Int64Var(&c.resultCap, "result-cap", capDefault, "largest tool result stored whole, in bytes; larger ones are stored truncated (env SWITCHBOARD_RESULT_CAP)")
 	fs.DurationVar(&c.retention, "retention", retDefault, "how long finished tool calls and their audit rows are kept; 0 keeps them forever (env SWITCHBOARD_RETENTION)")
+	allowed := fs.String("allowed-mcp-server-names", getenv("SWITCHBOARD_ALLOWED_MCP_SERVER_NAMES"),
+		"comma-separated servers that may connect at all; edits of mcp.allowed may narrow this, never widen it (env SWITCHBOARD_ALLOWED_MCP_SERVER_NAMES)")
 	fs.BoolVar(&c.demo, "demo", demoDefault, "run the built-in demo servers instead of a settings file (env SWITCHBOARD_DEMO)")
 	if err := fs.Parse(args); err != nil {
 		return serveConfig{}, err
@@ -57,6 +62,19 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 		return serveConfig{}, fmt.Errorf("unexpected argument %q (see switchboard help)", fs.Arg(0))
 	}
 	c.settingsExplicit = c.settings != ""
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "allowed-mcp-server-names" {
+			c.allowedSet = true
+		}
+	})
+	if *allowed != "" {
+		c.allowedSet = true
+		for _, n := range strings.Split(*allowed, ",") {
+			if n = strings.TrimSpace(n); n != "" {
+				c.allowedNames = append(c.allowedNames, n)
+			}
+		}
+	}
 	if c.resultCap < 1024 {
 		return serveConfig{}, fmt.Errorf("--result-cap must be at least 1024 bytes, got %d", c.resultCap)
 	}

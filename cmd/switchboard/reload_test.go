@@ -84,3 +84,46 @@ func saveAtomically(t *testing.T, path string, servers map[string]any) {
 		t.Fatal(err)
 	}
 }
+
+// Gating: excluded servers never start and say why; the start-up
+// allow-list is an upper bound the file may narrow but never widen.
+func TestGatingLists(t *testing.T) {
+	servers := map[string]any{"a": demoServer(), "b": demoServer(), "c": demoServer()}
+	path := writeSettings(t, servers)
+	data, _ := os.ReadFile(path)
+	var doc map[string]any
+	_ = json.Unmarshal(data, &doc)
+	doc["mcp"] = map[string]any{"excluded": []string{"b"}, "allowed": []string{"a", "b", "c"}}
+	write := func() {
+		out, _ := json.Marshal(doc)
+		tmp := path + ".tmp"
+		if err := os.WriteFile(tmp, out, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write()
+	p := launch(t, t.TempDir(), "--settings", path, "--allowed-mcp-server-names", "a,b")
+	p.events("a", isState("connected"))
+	for name, want := range map[string]string{"b": "excluded", "c": "not_allowed"} {
+		s := p.status(name)
+		if s.State != "disabled" || s.BlockedReason == nil || *s.BlockedReason != want {
+			t.Errorf("%s: %s blocked %v, want disabled and %s", name, s.State, s.BlockedReason, want)
+		}
+		if code, _ := p.do(http.MethodPost, handlers.ServerPath(handlers.PathServerRestart, name)); code != http.StatusConflict {
+			t.Errorf("restart %s: %d, want 409", name, code)
+		}
+	}
+	if kids := children(p.cmd.Process.Pid); len(kids) != 1 {
+		t.Errorf("child processes %v, want only a's", kids)
+	}
+	// Lifting the exclusion connects b; c stays outside the start-up bound.
+	doc["mcp"] = map[string]any{"allowed": []string{"a", "b", "c"}}
+	write()
+	p.events("b", isState("connected"))
+	if s := p.status("c"); s.BlockedReason == nil || *s.BlockedReason != "not_allowed" {
+		t.Errorf("c widened past the start-up allow-list: %+v", s.BlockedReason)
+	}
+}

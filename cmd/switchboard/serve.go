@@ -77,7 +77,7 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 	var reloader *domain.Reloader
 	if src.path != "" {
 		reloader = domain.NewReloader(domain.ReloaderOptions{
-			Load:  loadSettings(src.path, getenv),
+			Load:  loadSettings(src.path, getenv, domain.Gate{UpperBound: cfg.allowedNames, UpperBoundSet: cfg.allowedSet}),
 			Fleet: fleet,
 			Log:   log.With("component", "reload"),
 		})
@@ -176,12 +176,17 @@ func prune(ctx context.Context, inv *domain.Invocations, retention time.Duration
 }
 
 // loadSettings reads the user's settings file for a reload.
-func loadSettings(path string, getenv func(string) string) func(context.Context) (domain.LoadedConfig, error) {
+// The start-up allow-list in bound is combined with the file's mcp.allowed
+// and mcp.excluded on every load.
+func loadSettings(path string, getenv func(string) string, bound domain.Gate) func(context.Context) (domain.LoadedConfig, error) {
 	return func(context.Context) (domain.LoadedConfig, error) {
 		set, err := settingsfile.Load(path, getenv)
 		if err != nil {
 			return domain.LoadedConfig{}, err
 		}
+		gate := set.Gate
+		gate.UpperBound, gate.UpperBoundSet = bound.UpperBound, bound.UpperBoundSet
+		set.Servers = gate.Apply(set.Servers)
 		src := domain.ConfigSource{Path: path, Scope: "user"}
 		for _, c := range set.Servers {
 			src.Servers = append(src.Servers, c.Name)
