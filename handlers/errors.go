@@ -67,6 +67,8 @@ func classify(err error) apiError {
 		return apiError{http.StatusConflict, "not_connected", err.Error()}
 	case errors.Is(err, domain.ErrNotFound):
 		return apiError{http.StatusNotFound, "not_found", err.Error()}
+	case errors.Is(err, domain.ErrNothingToApprove):
+		return apiError{http.StatusConflict, "nothing_to_approve", err.Error()}
 	case errors.Is(err, domain.ErrBlocked):
 		return apiError{http.StatusConflict, "blocked", err.Error()}
 	case errors.Is(err, domain.ErrServerDisabled):

@@ -36,6 +36,8 @@ type Options struct {
 	// Validator checks structured results against a tool's outputSchema;
 	// nil skips that check.
 	Validator domain.SchemaValidator
+	// Approvals answers project servers' approval questions; nil in demo mode.
+	Approvals *domain.Approvals
 	// Config reloads the settings files; nil in demo mode, which has none.
 	Config *domain.Reloader
 	// Preferences keeps each user's theme and language; nil keeps none.

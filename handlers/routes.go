@@ -20,6 +20,8 @@ const (
 	PathServerDisable  = PathServer + "/disable"
 	PathServerEnable   = PathServer + "/enable"
 	PathServerSettings = PathServer + "/settings"
+	PathServerApprove  = PathServer + "/approve"
+	PathServerReject   = PathServer + "/reject"
 	PathEvents         = "/api/v1/events"
 	PathConfig         = "/api/v1/config"
 	PathConfigReload   = PathConfig + "/reload"
@@ -90,6 +92,9 @@ func register(e *echo.Echo, opts Options) {
 	e.POST(PathServerDisable, servers.disable)
 	e.POST(PathServerEnable, servers.enable)
 	e.PATCH(PathServerSettings, servers.updateSettings)
+	approvals := &approvalsAPI{approvals: opts.Approvals}
+	e.POST(PathServerApprove, approvals.approve)
+	e.POST(PathServerReject, approvals.reject)
 
 	e.GET(PathEvents, events.stream)
 	e.GET(PathConfig, config.get)

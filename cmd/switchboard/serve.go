@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -75,16 +76,25 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 	// every server (connecting) rather than an empty fleet. A settings file
 	// is applied through the reloader, which then follows its edits.
 	var reloader *domain.Reloader
+	var approvals *domain.Approvals
 	if src.path != "" {
 		reloader = domain.NewReloader(domain.ReloaderOptions{
-			Load:  loadSettings(src.path, getenv, domain.Gate{UpperBound: cfg.allowedNames, UpperBoundSet: cfg.allowedSet}),
+			Load: loadSettings(src.path, cfg.project, getenv,
+				domain.Gate{UpperBound: cfg.allowedNames, UpperBoundSet: cfg.allowedSet}, db.ApprovalStore()),
 			Fleet: fleet,
 			Log:   log.With("component", "reload"),
 		})
 		if _, _, err := reloader.Reload(ctx); err != nil {
 			return fmt.Errorf("attach servers: %w", err)
 		}
+		approvals = &domain.Approvals{Store: db.ApprovalStore(), Fleet: fleet, Reloader: reloader,
+			User: domain.LocalUser, ProjectRoot: cfg.project}
 		watched := []string{src.path}
+		for _, pp := range projectFiles(cfg.project) {
+			if _, err := os.Stat(filepath.Dir(pp)); err == nil {
+				watched = append(watched, pp)
+			}
+		}
 		if real, err := filepath.EvalSymlinks(src.path); err == nil && real != src.path {
 			watched = append(watched, real) // a symlinked file is edited at its target
 		}
@@ -113,6 +123,7 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 		Scope:        scope,
 		Invocations:  invocations,
 		Config:       reloader,
+		Approvals:    approvals,
 		Validator:    validator,
 		Preferences:  db.PreferenceStore(),
 		Log:          log.With("component", "http"),
@@ -175,23 +186,61 @@ func prune(ctx context.Context, inv *domain.Invocations, retention time.Duration
 	}
 }
 
-// loadSettings reads the user's settings file for a reload.
-// The start-up allow-list in bound is combined with the file's mcp.allowed
-// and mcp.excluded on every load.
-func loadSettings(path string, getenv func(string) string, bound domain.Gate) func(context.Context) (domain.LoadedConfig, error) {
-	return func(context.Context) (domain.LoadedConfig, error) {
+// projectFiles are the project's settings, gated behind approval.
+func projectFiles(project string) []string {
+	return []string{filepath.Join(project, ".mcp.json"), filepath.Join(project, ".switchboard", "settings.json")}
+}
+
+// loadSettings reads the user's settings file and the project's, for a
+// reload. On a name clash the user's entry wins. The start-up allow-list
+// in bound is combined with the user file's mcp.allowed and mcp.excluded,
+// and project servers without an approval of their current config are
+// blocked as pending (or rejected).
+func loadSettings(path, project string, getenv func(string) string, bound domain.Gate, approvals domain.ApprovalStore) func(context.Context) (domain.LoadedConfig, error) {
+	return func(ctx context.Context) (domain.LoadedConfig, error) {
 		set, err := settingsfile.Load(path, getenv)
 		if err != nil {
 			return domain.LoadedConfig{}, err
 		}
-		gate := set.Gate
-		gate.UpperBound, gate.UpperBoundSet = bound.UpperBound, bound.UpperBoundSet
-		set.Servers = gate.Apply(set.Servers)
+		loaded := domain.LoadedConfig{Problems: set.Problems}
+		taken := map[string]bool{}
 		src := domain.ConfigSource{Path: path, Scope: "user"}
 		for _, c := range set.Servers {
 			src.Servers = append(src.Servers, c.Name)
+			taken[c.Name] = true
 		}
-		return domain.LoadedConfig{Servers: set.Servers, Sources: []domain.ConfigSource{src}, Problems: set.Problems}, nil
+		loaded.Servers = set.Servers
+		loaded.Sources = append(loaded.Sources, src)
+		fromProject := map[string]bool{}
+		for _, pp := range projectFiles(project) {
+			pset, err := settingsfile.Load(pp, getenv)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return domain.LoadedConfig{}, err
+			}
+			psrc := domain.ConfigSource{Path: pp, Scope: domain.ScopeProject}
+			for _, c := range pset.Servers {
+				if taken[c.Name] {
+					continue // the user's own entry wins
+				}
+				taken[c.Name] = true
+				fromProject[c.Name] = true
+				psrc.Servers = append(psrc.Servers, c.Name)
+				loaded.Servers = append(loaded.Servers, c)
+			}
+			loaded.Problems = append(loaded.Problems, pset.Problems...)
+			loaded.Sources = append(loaded.Sources, psrc)
+		}
+		gate := set.Gate
+		gate.UpperBound, gate.UpperBoundSet = bound.UpperBound, bound.UpperBoundSet
+		loaded.Servers = gate.Apply(loaded.Servers)
+		loaded.Servers, err = domain.GateApprovals(ctx, approvals, domain.LocalUser, project, loaded.Servers, fromProject)
+		if err != nil {
+			return domain.LoadedConfig{}, err
+		}
+		return loaded, nil
 	}
 }
 

@@ -1,0 +1,95 @@
+package domain
+
+import (
+	"context"
+	"fmt"
+)
+
+// ApprovalDecision is a person's answer about a project server.
+type ApprovalDecision string
+
+const (
+	Approved ApprovalDecision = "approved"
+	Rejected ApprovalDecision = "rejected"
+)
+
+// ScopeProject marks a server defined by the project (.mcp.json) rather
+// than by the user: it is gated behind approval.
+const ScopeProject = "project"
+
+// ApprovalStore keeps decisions per user, bound to the project root, the
+// server name and the hash of its config: a changed config is a new
+// question. Records outlive the server's entry, so re-adding it unchanged
+// keeps the answer.
+type ApprovalStore interface {
+	Approval(ctx context.Context, user, projectRoot, server string) (decision ApprovalDecision, configHash string, found bool, err error)
+	SaveApproval(ctx context.Context, user, projectRoot, server, configHash string, d ApprovalDecision) error
+}
+
+// GateApprovals blocks every project server without an approval for its
+// current config: no record or another hash -> pending, a rejection of
+// this hash -> rejected. User-scope servers pass untouched.
+func GateApprovals(ctx context.Context, store ApprovalStore, user, projectRoot string, cfgs []ServerConfig, projectServers map[string]bool) ([]ServerConfig, error) {
+	out := make([]ServerConfig, len(cfgs))
+	for i, c := range cfgs {
+		out[i] = c
+		if !projectServers[c.Name] || c.Blocked != BlockedNone {
+			continue
+		}
+		d, hash, found, err := store.Approval(ctx, user, projectRoot, c.Name)
+		if err != nil {
+			return nil, fmt.Errorf("approval of %s: %w", c.Name, err)
+		}
+		switch {
+		case !found || hash != c.Fingerprint():
+			out[i].Blocked = BlockedPending
+		case d == Rejected:
+			out[i].Blocked = BlockedRejected
+		}
+	}
+	return out, nil
+}
+
+// Approvals records a person's decision about a pending project server and
+// reloads, so an approved server connects at once.
+type Approvals struct {
+	Store       ApprovalStore
+	Fleet       *Fleet
+	Reloader    *Reloader
+	User        string
+	ProjectRoot string
+}
+
+// Decide answers the question about name's current config.
+func (a *Approvals) Decide(ctx context.Context, name string, d ApprovalDecision) (Status, error) {
+	cfg, ok := a.Fleet.blockedConfig(name)
+	if !ok || (cfg.Blocked != BlockedPending && cfg.Blocked != BlockedRejected) {
+		if _, err := a.Fleet.get(name); err != nil && !isBlocked(err) {
+			return Status{}, err
+		}
+		return Status{}, fmt.Errorf("%s %s: %w", d, name, ErrNothingToApprove)
+	}
+	if err := a.Store.SaveApproval(ctx, a.User, a.ProjectRoot, name, cfg.Fingerprint(), d); err != nil {
+		return Status{}, fmt.Errorf("%s %s: %w", d, name, err)
+	}
+	if _, _, err := a.Reloader.Reload(ctx); err != nil {
+		return Status{}, err
+	}
+	return a.Fleet.Status(name)
+}
+
+// ErrNothingToApprove is returned for a server that awaits no decision.
+var ErrNothingToApprove = fmt.Errorf("server awaits no approval")
+
+func isBlocked(err error) bool {
+	_, ok := err.(*BlockedError)
+	return ok
+}
+
+// blockedConfig returns a blocked server's config.
+func (f *Fleet) blockedConfig(name string) (ServerConfig, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	c, ok := f.blocked[name]
+	return c, ok
+}
