@@ -176,3 +176,35 @@ func (s *Session) WaitClosed(t TB) {
 		t.Fatalf("session was not closed")
 	}
 }
+
+// AutoConnector connects every attempt at once with a fresh session
+// listing Caps, counting attempts: for benchmarks and tests that need many
+// connected servers without scripting each handshake.
+type AutoConnector struct {
+	Caps     domain.Capabilities
+	mu       sync.Mutex // guards attempts
+	attempts map[string]int
+}
+
+var _ domain.Connector = (*AutoConnector)(nil)
+
+func (c *AutoConnector) Connect(ctx context.Context, cfg domain.ServerConfig, stderr io.Writer) (domain.Session, error) {
+	c.mu.Lock()
+	if c.attempts == nil {
+		c.attempts = map[string]int{}
+	}
+	c.attempts[cfg.Name]++
+	c.mu.Unlock()
+	return NewSession(c.Caps), nil
+}
+
+// Attempts returns how many times each server was connected.
+func (c *AutoConnector) Attempts() map[string]int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make(map[string]int, len(c.attempts))
+	for k, v := range c.attempts {
+		out[k] = v
+	}
+	return out
+}
