@@ -26,7 +26,8 @@ const langCookie = "lang"
 func pageURLs() views.PageURLs {
 	return views.PageURLs{
 		Stylesheets: []string{PathStylesheet, PathStatic + "/css/drawer.css", PathStatic + "/css/cards.css",
-			PathStatic + "/css/run.css", PathStatic + "/css/themes.css"},
+			PathStatic + "/css/run.css", PathStatic + "/css/themes.css",
+			PathStatic + "/css/approval.css"},
 		Scripts: []string{
 			PathStatic + "/js/htmx-2.0.11.min.js",
 			PathStatic + "/js/htmx-ext-sse-2.2.4.js",
@@ -34,33 +35,52 @@ func pageURLs() views.PageURLs {
 			PathStatic + "/js/drawer.js",
 			PathStatic + "/js/cards.js",
 			PathStatic + "/js/run.js",
+			PathStatic + "/js/approval.js",
 		},
 		Events:      PathPageEvents,
 		Preferences: PathUIPreferences,
 		Drawer:      drawerURL,
+		Approve:     approveURL,
+		Reject:      rejectURL,
 	}
 }
 
 // drawerURL is where a server's chip button loads its drawer from.
 func drawerURL(name string) string { return ServerPath(PathUIDrawer, name) }
 
+// approveURL and rejectURL are where the approval dialog posts.
+func approveURL(name string) string { return ServerPath(PathUIApprove, name) }
+func rejectURL(name string) string  { return ServerPath(PathUIReject, name) }
+
 type dashboardPage struct {
 	fleet *domain.Fleet
-	prefs *preferences
-	demo  views.DemoProps
-	now   func() time.Time
+	// config is the settings reloader, for the banner; nil in demo mode.
+	config *domain.Reloader
+	prefs  *preferences
+	demo   views.DemoProps
+	now    func() time.Time
+}
+
+// configState returns r's state, or nil for no reloader.
+func configState(r *domain.Reloader) *domain.ConfigState {
+	if r == nil {
+		return nil
+	}
+	st := r.State()
+	return &st
 }
 
 // show renders the dashboard from the hub's current list.
 func (d *dashboardPage) show(c echo.Context) error {
 	ch := d.prefs.resolve(c)
 	props := views.NewPageProps(views.PageInput{
-		URLs:  pageURLs(),
-		Demo:  d.demo,
-		List:  d.fleet.Hub().List(),
-		Now:   d.now(),
-		Theme: ch.theme,
-		Lang:  ch.loc.Lang(),
+		URLs:   pageURLs(),
+		Demo:   d.demo,
+		List:   d.fleet.Hub().List(),
+		Now:    d.now(),
+		Theme:  ch.theme,
+		Lang:   ch.loc.Lang(),
+		Config: configState(d.config),
 	})
 	var buf bytes.Buffer
 	if err := views.Page(props).Render(ch.context(c.Request().Context()), &buf); err != nil {

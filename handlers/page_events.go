@@ -27,6 +27,9 @@ type pageEvents struct {
 	// cards keeps the activity feed and open drawers' recent calls live
 	// (invocation_events.go); nil shows no tool calls.
 	cards *invocationFeed
+	// config keeps the settings banner live (page_events.go's appendBanner);
+	// nil (demo mode) shows none.
+	config *domain.Reloader
 }
 
 // stream first sends the full current state, which replaces the header
@@ -55,6 +58,12 @@ func (p *pageEvents) stream(c echo.Context) error {
 	if isub != nil {
 		defer isub.Close()
 	}
+	var reloads <-chan struct{}
+	if p.config != nil {
+		ch, stop := p.config.Subscribe()
+		defer stop()
+		reloads = ch
+	}
 	feed := p.cards.page()
 	// Subscribe queued every current snapshot; the full state below covers
 	// them, and the version check skips them when they arrive.
@@ -70,8 +79,15 @@ func (p *pageEvents) stream(c echo.Context) error {
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
 
+	// The first event also fills (or empties) the banner and dialog slots,
+	// so a page that reconnects drops a banner or question that went away.
 	var out, html bytes.Buffer
-	if err := p.appendFull(rctx, &out, &html, shown); err != nil {
+	approval := p.approvalProps(shown)
+	first := []templ.Component{views.ApprovalDialog(approval)}
+	if p.config != nil {
+		first = append(first, p.banner())
+	}
+	if err := p.appendFull(rctx, &out, &html, shown, first...); err != nil {
 		return err
 	}
 	if err := feed.appendFull(rctx, &out, &html); err != nil {
@@ -84,7 +100,7 @@ func (p *pageEvents) stream(c echo.Context) error {
 		w.Flush()
 		out.Reset()
 
-		batch, invs, idle := waitBoth(ctx, p.heartbeat, sub, isub)
+		batch, invs, reloaded, idle := waitAll(ctx, p.heartbeat, sub, isub, reloads)
 		if ctx.Err() != nil {
 			return nil
 		}
@@ -105,7 +121,42 @@ func (p *pageEvents) stream(c echo.Context) error {
 		if err != nil {
 			return err
 		}
+		if reloaded {
+			if err := appendHTMLEvent(rctx, &out, &html, sseEvent, p.banner()); err != nil {
+				return err
+			}
+		}
+		if next := p.approvalProps(shown); next != approval {
+			approval = next
+			if err := appendHTMLEvent(rctx, &out, &html, sseEvent, views.ApprovalDialog(approval)); err != nil {
+				return err
+			}
+		}
 	}
+}
+
+// banner renders the settings banner's slot from the reloader's newest
+// state: filled while an edit could not be applied, empty otherwise.
+func (p *pageEvents) banner() templ.Component {
+	st := p.config.State()
+	return views.ConfigBanner(views.NewConfigBannerProps(&st, true))
+}
+
+// approvalProps is the approval dialog for what the page shows. The
+// stream compares it between batches, so the dialog is swapped exactly
+// when the first pending server, what it would run, or the count changes.
+func (p *pageEvents) approvalProps(shown map[string]domain.Status) views.ApprovalProps {
+	return views.NewApprovalProps(sortedList(shown), approveURL, rejectURL, true)
+}
+
+// sortedList returns the shown snapshots sorted by server name.
+func sortedList(shown map[string]domain.Status) []domain.Status {
+	list := make([]domain.Status, 0, len(shown))
+	for _, s := range shown {
+		list = append(list, s)
+	}
+	slices.SortFunc(list, func(a, b domain.Status) int { return strings.Compare(a.ServerName, b.ServerName) })
+	return list
 }
 
 // merge applies a batch to the snapshots the page shows. It returns the
@@ -134,13 +185,11 @@ func merge(shown map[string]domain.Status, batch []domain.Status) (changed []dom
 	return changed, setChanged
 }
 
-func (p *pageEvents) appendFull(ctx context.Context, out, html *bytes.Buffer, shown map[string]domain.Status) error {
-	list := make([]domain.Status, 0, len(shown))
-	for _, s := range shown {
-		list = append(list, s)
-	}
-	slices.SortFunc(list, func(a, b domain.Status) int { return strings.Compare(a.ServerName, b.ServerName) })
-	if err := appendHTMLEvent(ctx, out, html, sseEvent, views.FullState(views.NewFullStateProps(list, p.now(), drawerURL))); err != nil {
+// appendFull sends the full state; extra swaps ride in the same event.
+func (p *pageEvents) appendFull(ctx context.Context, out, html *bytes.Buffer, shown map[string]domain.Status, extra ...templ.Component) error {
+	list := sortedList(shown)
+	full := append([]templ.Component{views.FullState(views.NewFullStateProps(list, p.now(), drawerURL))}, extra...)
+	if err := appendHTMLEvent(ctx, out, html, sseEvent, templ.Join(full...)); err != nil {
 		return err
 	}
 	for _, st := range list {

@@ -39,6 +39,8 @@ const (
 	PathUIEnable      = PathUIServer + "/enable"
 	PathUISettings    = PathUIServer + "/settings"
 	PathUIRemove      = PathUIServer + "/remove" // GET: the confirmation dialog; POST: remove
+	PathUIApprove     = PathUIServer + "/approve"
+	PathUIReject      = PathUIServer + "/reject"
 
 	// Tool invocations: the JSON API, then the dashboard's fragments.
 	PathToolCall         = PathServer + "/tools/:" + toolParam + "/call"
@@ -104,8 +106,8 @@ func register(e *echo.Echo, opts Options) {
 
 	// -- page routes (events, preferences): register below this line --
 	prefs := &preferences{store: opts.Preferences, catalog: opts.Catalog, log: opts.Log}
-	dashboard := &dashboardPage{fleet: opts.Fleet, prefs: prefs, demo: opts.Demo, now: time.Now}
-	pageStream := &pageEvents{hub: opts.Fleet.Hub(), prefs: prefs, heartbeat: opts.Heartbeat, done: opts.Done, now: time.Now}
+	dashboard := &dashboardPage{fleet: opts.Fleet, config: opts.Config, prefs: prefs, demo: opts.Demo, now: time.Now}
+	pageStream := &pageEvents{hub: opts.Fleet.Hub(), config: opts.Config, prefs: prefs, heartbeat: opts.Heartbeat, done: opts.Done, now: time.Now}
 	e.GET(PathDashboard, dashboard.show)
 	e.GET(PathPageEvents, pageStream.stream)
 	e.POST(PathUIPreferences, prefs.save)
@@ -146,4 +148,9 @@ func register(e *echo.Echo, opts Options) {
 		e.GET(PathUIRunForm, run.withToast(run.show))
 		e.POST(PathUIRunForm, run.withToast(run.submit))
 	}
+
+	// -- project server approval (dialog buttons): register below this line --
+	approval := &approvalUI{approvals: opts.Approvals}
+	e.POST(PathUIApprove, drawer.withToast("ToastApproveFailed", approval.approve))
+	e.POST(PathUIReject, drawer.withToast("ToastRejectFailed", approval.reject))
 }

@@ -68,6 +68,8 @@ type PageURLs struct {
 	Preferences string // where the theme and language forms post
 	// Drawer gives the drawer fragment's URL for a server name.
 	Drawer func(name string) string
+	// Approve and Reject give where the approval dialog posts a decision.
+	Approve, Reject func(name string) string
 }
 
 // HTMXConfig is the page's htmx configuration: nothing that needs eval,
@@ -86,6 +88,9 @@ type PageProps struct {
 	Demo        DemoProps
 	Chips       ChipListProps
 	Servers     ServerListProps
+	// ConfigBanner and Approval fill slots the page stream keeps current.
+	ConfigBanner ConfigBannerProps
+	Approval     ApprovalProps
 }
 
 // PageInput is everything NewPageProps decides from.
@@ -96,6 +101,8 @@ type PageInput struct {
 	Now   time.Time
 	Theme string // the person's choice; anything unknown means "system"
 	Lang  string // the negotiated language, for the switcher's selection
+	// Config is the settings reloader's state; nil (demo mode) shows no banner.
+	Config *domain.ConfigState
 }
 
 // NewPageProps builds the dashboard from the hub's list.
@@ -110,6 +117,8 @@ func NewPageProps(in PageInput) PageProps {
 		Demo:        in.Demo,
 	}
 	p.Chips, p.Servers = NewFleetProps(in.List, in.Now, in.URLs.Drawer)
+	p.ConfigBanner = NewConfigBannerProps(in.Config, false)
+	p.Approval = NewApprovalProps(in.List, in.URLs.Approve, in.URLs.Reject, false)
 	return p
 }
 

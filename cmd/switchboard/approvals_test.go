@@ -56,7 +56,9 @@ func TestProjectServersNeedApproval(t *testing.T) {
 	// Editing the rejected server's config asks again.
 	project["mcpServers"].(map[string]any)["other"] = demoServer("--name", "changed")
 	writeProject()
-	p.events("other", func(s handlers.StatusDTO) bool { return s.BlockedReason != nil && *s.BlockedReason == "pending_approval" })
+	p.events("other", func(s handlers.StatusDTO) bool {
+		return s.BlockedReason != nil && *s.BlockedReason == "pending_approval"
+	})
 	if s := p.status("proj"); s.State != "connected" {
 		t.Errorf("approved proj was touched by another server's edit: %s", s.State)
 	}
