@@ -12,6 +12,9 @@ var (
 	ErrNotFound       = errors.New("server not found")
 	ErrServerDisabled = errors.New("server is disabled")
 	ErrClosed         = errors.New("supervisor closed")
+	// ErrRemoved is a lookup of a server that left the settings: not found,
+	// and the reason why.
+	ErrRemoved = fmt.Errorf("removed from the settings: %w", ErrNotFound)
 )
 
 // ErrorCategory says why a connection failed, which decides whether the

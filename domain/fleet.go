@@ -23,13 +23,14 @@ type Fleet struct {
 	mu      sync.Mutex // guards sups, blocked and closed
 	sups    map[string]*supervisor
 	blocked map[string]ServerConfig // configured but kept away (gating, approval): no supervisor, no process
+	removed map[string]bool         // left the settings since start, so a lookup can say so
 	closed  bool
 }
 
 // NewFleet returns an empty fleet.
 func NewFleet(opts FleetOptions) *Fleet {
 	opts.SupervisorOptions = opts.SupervisorOptions.withDefaults()
-	return &Fleet{opts: opts, sups: map[string]*supervisor{}, blocked: map[string]ServerConfig{}}
+	return &Fleet{opts: opts, sups: map[string]*supervisor{}, blocked: map[string]ServerConfig{}, removed: map[string]bool{}}
 }
 
 // Hub returns the hub every supervisor of the fleet reports to.
@@ -83,6 +84,9 @@ func (f *Fleet) get(name string) (*supervisor, error) {
 	if b, blocked := f.blocked[name]; !ok && blocked {
 		return nil, &BlockedError{Server: name, Reason: b.Blocked}
 	}
+	if !ok && f.removed[name] {
+		return nil, fmt.Errorf("server %q: %w", name, ErrRemoved)
+	}
 	if !ok {
 		return nil, fmt.Errorf("server %q: %w", name, ErrNotFound)
 	}
@@ -129,7 +133,12 @@ func (f *Fleet) UpdateSettings(ctx context.Context, name string, o SettingsOverr
 	return s.sendCommand(ctx, command{kind: cmdSettings, settings: o})
 }
 
+// command waits for any reconciliation in progress, so a person's restart
+// or disable racing a settings reload is applied to the server the reload
+// left, never lost on one it replaced.
 func (f *Fleet) command(ctx context.Context, name string, kind commandKind) (Status, error) {
+	f.applyMu.Lock()
+	defer f.applyMu.Unlock()
 	s, err := f.get(name)
 	if err != nil {
 		return Status{}, err
@@ -175,6 +184,9 @@ func (f *Fleet) Remove(ctx context.Context, name string) error {
 	if err := f.detach(ctx, name); err != nil {
 		return err
 	}
+	f.mu.Lock()
+	f.removed[name] = true
+	f.mu.Unlock()
 	if f.opts.Store != nil {
 		if err := f.opts.Store.PurgeServer(ctx, f.opts.Scope, name); err != nil {
 			return fmt.Errorf("remove %s: %w", name, err)

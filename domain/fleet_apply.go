@@ -103,6 +103,17 @@ func (f *Fleet) Apply(ctx context.Context, desired []ServerConfig) (ApplyResult,
 	if err := f.Attach(ctx, attach); err != nil {
 		return res, fmt.Errorf("apply: %w", err)
 	}
+	f.mu.Lock()
+	for _, n := range res.Removed {
+		f.removed[n] = true
+	}
+	for n := range want {
+		delete(f.removed, n)
+	}
+	for n := range f.blocked {
+		delete(f.removed, n)
+	}
+	f.mu.Unlock()
 	for _, l := range [][]string{res.Added, res.Removed, res.Reconnected, res.Updated, res.Unchanged, res.Blocked} {
 		sort.Strings(l)
 	}

@@ -2,6 +2,7 @@ package domain_test
 
 import (
 	"context"
+	"errors"
 	"reflect"
 	"testing"
 	"time"
@@ -104,4 +105,35 @@ func TestApplyDisabledInFile(t *testing.T) {
 	}
 	r.conn.Next(t).Succeed(domaintest.NewSession(caps()))
 	r.waitPhase("a", domain.PhaseConnected)
+}
+
+// A server that left the settings is not merely unknown: lookups say it
+// was removed, and a tool call names the reason.
+func TestRemovedServerSaysWhy(t *testing.T) {
+	r := newRig(t, nil)
+	a, b := server("a"), server("b")
+	r.attach(a, b)
+	r.conn.Next(t).Succeed(domaintest.NewSession(caps()))
+	r.conn.Next(t).Succeed(domaintest.NewSession(caps()))
+	if _, err := r.fleet.Apply(context.Background(), []domain.ServerConfig{b}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := r.fleet.Restart(context.Background(), "a")
+	if !errors.Is(err, domain.ErrRemoved) || !errors.Is(err, domain.ErrNotFound) {
+		t.Errorf("Restart of a removed server: %v, want ErrRemoved (a kind of not found)", err)
+	}
+	if _, err := r.fleet.Capabilities("a"); !errors.Is(err, domain.ErrRemoved) {
+		t.Errorf("Capabilities of a removed server: %v, want ErrRemoved", err)
+	}
+	if _, err := r.fleet.Restart(context.Background(), "never"); errors.Is(err, domain.ErrRemoved) || !errors.Is(err, domain.ErrNotFound) {
+		t.Errorf("Restart of an unknown server: %v, want plain not found", err)
+	}
+	// Re-added, it is an ordinary server again.
+	if _, err := r.fleet.Apply(context.Background(), []domain.ServerConfig{a, b}); err != nil {
+		t.Fatal(err)
+	}
+	r.conn.Next(t).Succeed(domaintest.NewSession(caps()))
+	if _, err := r.fleet.Capabilities("a"); err != nil {
+		t.Errorf("Capabilities after re-adding: %v", err)
+	}
 }
