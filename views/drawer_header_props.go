@@ -19,6 +19,7 @@ type DrawerHeaderProps struct {
 	// button or tooltip: the drawer is already open.
 	Chip      ChipProps
 	Target    string
+	Source    string // the settings file the server came from; empty for the built-in demo
 	Transport string
 	// TransportID names the transport for people; the raw value stays in
 	// Transport for scripts and tests.
@@ -45,6 +46,7 @@ func NewDrawerHeaderProps(s domain.Status) DrawerHeaderProps {
 		State:       chip.State,
 		Chip:        chip,
 		Target:      s.Target,
+		Source:      s.Source,
 		Transport:   string(s.Transport),
 		TransportID: transportID(s.Transport),
 		Protocol:    s.ProtocolVersion,

@@ -192,3 +192,9 @@ func TestNewDrawerStderrProps(t *testing.T) {
 		}
 	}
 }
+
+func TestDrawerHeaderNamesItsSource(t *testing.T) {
+	if got := views.NewDrawerHeaderProps(domain.Status{ServerName: "a", Source: "/p/.mcp.json"}).Source; got != "/p/.mcp.json" {
+		t.Errorf("Source = %q, want the file the server came from", got)
+	}
+}
