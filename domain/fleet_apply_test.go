@@ -137,3 +137,27 @@ func TestRemovedServerSaysWhy(t *testing.T) {
 		t.Errorf("Capabilities after re-adding: %v", err)
 	}
 }
+
+// Settings going empty remove every server; filling them again adds them.
+func TestApplyEmptyAndBack(t *testing.T) {
+	r := newRig(t, nil)
+	a := server("a")
+	if res, err := r.fleet.Apply(context.Background(), []domain.ServerConfig{a}); err != nil || len(res.Added) != 1 {
+		t.Fatalf("Apply([a]) = %+v, %v", res, err)
+	}
+	sess := domaintest.NewSession(caps())
+	r.conn.Next(t).Succeed(sess)
+	r.waitPhase("a", domain.PhaseConnected)
+	if res, err := r.fleet.Apply(context.Background(), nil); err != nil || len(res.Removed) != 1 {
+		t.Fatalf("Apply(nil) = %+v, %v; want a removed", res, err)
+	}
+	sess.WaitClosed(t)
+	if got := r.fleet.Hub().List(); len(got) != 0 {
+		t.Errorf("hub still lists %d servers", len(got))
+	}
+	if res, err := r.fleet.Apply(context.Background(), []domain.ServerConfig{a}); err != nil || len(res.Added) != 1 {
+		t.Fatalf("Apply([a]) again = %+v, %v; want a added", res, err)
+	}
+	r.conn.Next(t).Succeed(domaintest.NewSession(caps()))
+	r.waitPhase("a", domain.PhaseConnected)
+}
