@@ -33,6 +33,13 @@ var toastMessages = map[string]string{
 // message for errors nobody classified, such as a settings file that
 // could not be written during a remove.
 func (u *drawerUI) withToast(fallback string, h echo.HandlerFunc) echo.HandlerFunc {
+	return u.toastOnError(nil, fallback, h)
+}
+
+// toastOnError is withToast with messages that take precedence over the
+// drawer's for some error codes (the run form words them for a tool).
+// The message data names the server and, on tool routes, the tool.
+func (u *drawerUI) toastOnError(messages map[string]string, fallback string, h echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		err := h(c)
 		if err == nil {
@@ -57,9 +64,11 @@ func (u *drawerUI) withToast(fallback string, h echo.HandlerFunc) echo.HandlerFu
 		if c.Response().Committed {
 			return nil
 		}
-		id, ok := toastMessages[p.code]
+		id, ok := messages[p.code]
 		if !ok {
-			id = fallback
+			if id, ok = toastMessages[p.code]; !ok {
+				id = fallback
+			}
 		}
 		name, _ := serverName(c) // a name that does not decode is shown as sent
 		if name == "" {
@@ -68,6 +77,7 @@ func (u *drawerUI) withToast(fallback string, h echo.HandlerFunc) echo.HandlerFu
 		hdr := c.Response().Header()
 		hdr.Set("HX-Retarget", toastTarget)
 		hdr.Set("HX-Reswap", "innerHTML")
-		return u.render(c, p.status, views.Toast(views.NewToastProps(p.code, id, map[string]any{"Name": name})))
+		return u.render(c, p.status, views.Toast(views.NewToastProps(p.code, id,
+			map[string]any{"Name": name, "Tool": c.Param(toolParam)})))
 	}
 }
