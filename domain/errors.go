@@ -62,7 +62,7 @@ func (e *ConnError) Error() string {
 		} else {
 			b.WriteString("exited (killed)")
 		}
-		if e.Err != nil && !errors.Is(e.Err, errProcessExited) {
+		if e.Err != nil && !errors.Is(e.Err, ErrProcessExited) {
 			fmt.Fprintf(&b, ": %v", e.Err)
 		}
 		if n := len(e.StderrTail); n > 0 {
@@ -79,12 +79,9 @@ func (e *ConnError) Error() string {
 
 func (e *ConnError) Unwrap() error { return e.Err }
 
-// errProcessExited marks an exit error that carries nothing beyond the code.
-var errProcessExited = errors.New("process exited")
-
 // ErrProcessExited is the cause adapters use when a process ended without
-// any further explanation than its exit code.
-var ErrProcessExited = errProcessExited
+// any further explanation than its exit code; its message is left out.
+var ErrProcessExited = errors.New("process exited")
 
 // Categorize returns the category of err: the one an adapter attached, a
 // timeout for a deadline, and protocol for anything unexplained.

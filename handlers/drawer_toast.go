@@ -3,8 +3,6 @@ package handlers
 import (
 	"context"
 	"errors"
-	"log/slog"
-	"net/http"
 
 	"github.com/labstack/echo/v4"
 
@@ -51,16 +49,7 @@ func (u *drawerUI) toastOnError(messages map[string]string, fallback string, h e
 			return nil // the client went away; nobody is left to tell
 		}
 		p := classify(err)
-		level := slog.LevelInfo
-		if p.status >= http.StatusInternalServerError {
-			level = slog.LevelError
-		}
-		u.log.LogAttrs(ctx, level, "request failed",
-			slog.String("method", req.Method),
-			slog.String("path", req.URL.Path),
-			slog.Int("status", p.status),
-			slog.String("code", p.code),
-			slog.Any("error", err))
+		logFailure(ctx, u.log, req, p, err)
 		if c.Response().Committed {
 			return nil
 		}

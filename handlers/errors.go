@@ -119,16 +119,7 @@ func renderError(log *slog.Logger) echo.HTTPErrorHandler {
 			return
 		}
 		p := classify(err)
-		level := slog.LevelInfo
-		if p.status >= http.StatusInternalServerError {
-			level = slog.LevelError
-		}
-		log.LogAttrs(ctx, level, "request failed",
-			slog.String("method", req.Method),
-			slog.String("path", req.URL.Path),
-			slog.Int("status", p.status),
-			slog.String("code", p.code),
-			slog.Any("error", err))
+		logFailure(ctx, log, req, p, err)
 		if c.Response().Committed {
 			return
 		}
@@ -139,4 +130,19 @@ func renderError(log *slog.Logger) echo.HTTPErrorHandler {
 		// A write error means the client is gone; there is no one to tell.
 		_ = c.JSON(p.status, ErrorDTO{Error: ErrorDetailDTO{Code: p.code, Message: p.message, Violations: violationsJSON(err)}})
 	}
+}
+
+// logFailure logs a failed request once, at the edge: server faults as
+// errors, a person's or client's mistakes as information.
+func logFailure(ctx context.Context, log *slog.Logger, req *http.Request, p apiError, err error) {
+	level := slog.LevelInfo
+	if p.status >= http.StatusInternalServerError {
+		level = slog.LevelError
+	}
+	log.LogAttrs(ctx, level, "request failed",
+		slog.String("method", req.Method),
+		slog.String("path", req.URL.Path),
+		slog.Int("status", p.status),
+		slog.String("code", p.code),
+		slog.Any("error", err))
 }
