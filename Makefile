@@ -47,6 +47,7 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./domain/ ./handlers/ ./views/
 	$(GO) test -run '^$$' -bench ToolCall -benchtime 200x ./cmd/switchboard/
 	$(GO) test -run FirstLoadBytes -v ./handlers/
+	$(GO) test -run '^$$' -bench Memory -benchtime 5x ./mcpclient/
 
 run:
 	$(GO) run ./cmd/switchboard

@@ -20,7 +20,10 @@ var ErrArgsNotObject = fmt.Errorf("tool arguments: %w", domain.ErrBadArguments)
 // server's progress notifications for it to progress, which may be nil.
 // Every notification is delivered before CallTool returns, and none after.
 // The result is mcp-go's CallToolResult encoded again, since mcp-go keeps
-// no raw copy; it round-trips every content type (see call_test.go).
+// no raw copy; it round-trips every content type (see call_test.go). Its
+// MarshalJSON is called directly: json.Marshal would check and copy its
+// output twice more, which for a result near the message limit costs tens
+// of megabytes at the peak.
 func (s *session) CallTool(ctx context.Context, tool string, args json.RawMessage, progress func(domain.Progress)) (json.RawMessage, error) {
 	argMap, err := decodeArgs(args)
 	if err != nil {
@@ -45,11 +48,13 @@ func (s *session) CallTool(ctx context.Context, tool string, args json.RawMessag
 		req.Params.Meta = &mcp.Meta{ProgressToken: token}
 	}
 	ex := &exchange{}
-	res, err := s.client.CallTool(withExchange(ctx, ex), req)
+	rctx, cancel := s.bound(withExchange(ctx, ex))
+	defer cancel()
+	res, err := s.client.CallTool(rctx, req)
 	if err != nil {
 		return nil, s.requestError(ctx, ex, fmt.Errorf("call %s: %w", tool, err))
 	}
-	out, err := json.Marshal(res)
+	out, err := res.MarshalJSON()
 	if err != nil {
 		return nil, &domain.ConnError{Category: domain.CategoryProtocol, Err: fmt.Errorf("call %s: encode result: %w", tool, err)}
 	}
@@ -84,7 +89,9 @@ func (s *session) ReadResource(ctx context.Context, uri string) (json.RawMessage
 	req := mcp.ReadResourceRequest{}
 	req.Params.URI = uri
 	ex := &exchange{}
-	res, err := s.client.ReadResource(withExchange(ctx, ex), req)
+	rctx, cancel := s.bound(withExchange(ctx, ex))
+	defer cancel()
+	res, err := s.client.ReadResource(rctx, req)
 	if err != nil {
 		return nil, s.requestError(ctx, ex, fmt.Errorf("read %s: %w", uri, err))
 	}

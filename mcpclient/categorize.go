@@ -42,6 +42,10 @@ func Classify(err error) domain.ErrorCategory {
 		return ce.Category
 	}
 	switch {
+	case errors.Is(err, ErrMessageTooLarge):
+		// Checked first: the text mcp-go wraps around it may mention a
+		// session or a status.
+		return domain.CategoryProtocol
 	case isAuth(err):
 		return domain.CategoryAuth
 	case isSessionGone(err):

@@ -72,6 +72,7 @@ func TestClassify(t *testing.T) {
 		{"stream-ended", io.EOF, domain.CategoryProtocol},
 		{"reset", &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}, domain.CategoryProtocol},
 		{"500", errors.New("request failed with status 500: oops"), domain.CategoryProtocol},
+		{"message-too-large", fmt.Errorf("request failed with status 401: invalid session: %w", mcpclient.ErrMessageTooLarge), domain.CategoryProtocol},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -43,6 +43,13 @@ type Options struct {
 	// by a transport-wide limit, nor the GET stream that carries
 	// notifications. ResponseHeaderTimeout, when set, adds such a limit.
 	DialTimeout, TLSHandshakeTimeout, ResponseHeaderTimeout time.Duration
+	// MaxMessageBytes bounds one message from a server: a stdio line, an
+	// HTTP response body, an event of an SSE stream. A stdio server that
+	// passes it is killed, since the rest of its output cannot be framed;
+	// an HTTP request that passes it fails; an event stream that passes it
+	// ends the session. Each is a protocol error. Zero means
+	// DefaultMaxMessageBytes.
+	MaxMessageBytes int64
 }
 
 // Defaults for Options.
@@ -83,6 +90,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.TLSHandshakeTimeout <= 0 {
 		o.TLSHandshakeTimeout = DefaultTLSHandshakeTimeout
+	}
+	if o.MaxMessageBytes <= 0 {
+		o.MaxMessageBytes = DefaultMaxMessageBytes
 	}
 	return o
 }
@@ -168,6 +178,7 @@ func handshakeError(ctx context.Context, s *session, err error) *domain.ConnErro
 	if ctx.Err() != nil {
 		return contextError(ctx, err)
 	}
+	err = s.handshakeEx.explain(err)
 	if cat := s.handshakeEx.category(true); cat != "" {
 		return &domain.ConnError{Category: cat, Err: err}
 	}

@@ -42,6 +42,8 @@ func TestMain(m *testing.M) {
 		os.Exit(serve(runDemo))
 	case "fixture":
 		os.Exit(serve(runFixture))
+	case "bulk":
+		os.Exit(serve(runBulk))
 	}
 	os.Exit(m.Run())
 }

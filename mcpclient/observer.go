@@ -22,6 +22,32 @@ type exchange struct {
 	mu          sync.Mutex // guards the fields below
 	status      int        // the last HTTP status of 400 or more
 	sessionGone bool       // a request carrying a session ID was refused as unknown
+	tooLarge    error      // a response or event passed Options.MaxMessageBytes
+}
+
+// overflowed records that a response read for this request passed the
+// limit; mcp-go's error may not say so (a cut-off event stream becomes
+// "unexpected nil response").
+func (e *exchange) overflowed(err error) {
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.tooLarge = err
+}
+
+// explain adds the recorded overflow to err unless err already carries it.
+func (e *exchange) explain(err error) error {
+	if e == nil || errors.Is(err, ErrMessageTooLarge) {
+		return err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.tooLarge == nil {
+		return err
+	}
+	return fmt.Errorf("%w: %w", err, e.tooLarge)
 }
 
 func (e *exchange) record(status int, sessionGone bool) {
@@ -71,15 +97,17 @@ func exchangeFrom(ctx context.Context) *exchange {
 // status codes, and failures of its background GET stream, which mcp-go
 // retries forever without telling anyone. It reports a lost connection
 // through lost and the first answer to the GET stream through streamSettled.
+// It also reads every response body under maxMessage.
 type observer struct {
 	base          http.RoundTripper
 	lost          func(*domain.ConnError)
+	maxMessage    int64
 	settledOnce   sync.Once
 	streamSettled chan struct{} // closed once the GET stream was answered or failed
 }
 
-func newObserver(base http.RoundTripper, lost func(*domain.ConnError)) *observer {
-	return &observer{base: base, lost: lost, streamSettled: make(chan struct{})}
+func newObserver(base http.RoundTripper, lost func(*domain.ConnError), maxMessage int64) *observer {
+	return &observer{base: base, lost: lost, maxMessage: maxMessage, streamSettled: make(chan struct{})}
 }
 
 func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -87,6 +115,9 @@ func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
 	listening := req.Method == http.MethodGet && strings.Contains(req.Header.Get("Accept"), "text/event-stream")
 	if listening {
 		defer o.settledOnce.Do(func() { close(o.streamSettled) })
+	}
+	if err == nil {
+		o.limitBody(req, resp, listening)
 	}
 	if err != nil {
 		// A request its caller gave up on, or one that was merely slow,

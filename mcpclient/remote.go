@@ -27,7 +27,7 @@ func (c *Connector) connectRemote(ctx context.Context, cfg domain.ServerConfig) 
 	// and the GET stream) count as the handshake's.
 	s.ctx = withExchange(s.ctx, s.handshakeEx)
 	s.httpTr = c.httpTransport()
-	obs := newObserver(s.httpTr, s.fail)
+	obs := newObserver(s.httpTr, s.fail, c.opts.MaxMessageBytes)
 	hc := &http.Client{Transport: obs}
 	headers := maps.Clone(cfg.Headers)
 

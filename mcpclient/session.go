@@ -47,6 +47,9 @@ type session struct {
 
 	changes chan domain.ListKind
 	done    chan struct{}
+	// lost ends with done; requests run under it too (see bound).
+	lost context.Context
+	lose context.CancelFunc
 
 	calls progressRoutes // progress notifications by token
 
@@ -60,7 +63,10 @@ type session struct {
 
 func newSession(log *slog.Logger, grace time.Duration) *session {
 	ctx, cancel := context.WithCancel(context.Background())
+	lost, lose := context.WithCancel(context.Background())
 	return &session{
+		lost:        lost,
+		lose:        lose,
 		log:         log,
 		grace:       grace,
 		ctx:         ctx,
@@ -99,6 +105,21 @@ func (s *session) fail(err *domain.ConnError) {
 	}
 	s.err = err
 	close(s.done)
+	s.lose()
+}
+
+// bound returns ctx, ended also when the session is lost, so that a request
+// whose answer can no longer arrive fails at once rather than at its
+// deadline: on legacy SSE every answer comes over the event stream, and
+// mcp-go's request waits on only its context once that stream is gone.
+// requestError then reports why the session was lost.
+func (s *session) bound(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(s.lost, cancel)
+	return ctx, func() {
+		stop()
+		cancel()
+	}
 }
 
 // onNotification runs inline on mcp-go's read loop, so it only hands the
@@ -153,7 +174,15 @@ func (s *session) requestError(ctx context.Context, ex *exchange, err error) err
 			return lost
 		}
 	}
-	ce := connError(err)
+	if errors.Is(err, context.Canceled) {
+		select {
+		case <-s.done:
+			// The caller did not cancel: bound did, as the session was lost.
+			return s.Err()
+		default:
+		}
+	}
+	ce := connError(ex.explain(err))
 	if cat := ex.category(false); cat != "" {
 		ce = &domain.ConnError{Category: cat, Err: err}
 	}

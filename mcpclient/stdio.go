@@ -36,7 +36,10 @@ func (c *Connector) connectStdio(ctx context.Context, cfg domain.ServerConfig, s
 	s.work.Go(s.watchProcess)
 	s.log.Debug("stdio server started", "pid", p.pid)
 
-	tr := transport.NewIO(outputReader{p}, p.stdin, nil)
+	tooLarge := &tooLargeError{limit: c.opts.MaxMessageBytes, what: "a message", detail: " (no line end)",
+		outcome: "it was stopped"}
+	out := newLimitReader(outputReader{p}, c.opts.MaxMessageBytes, framingLine, tooLarge, s.overflowed)
+	tr := transport.NewIO(out, p.stdin, nil)
 	// NewIO takes no options; applying one by hand keeps mcp-go off
 	// slog.Default.
 	transport.WithCommandLogger(mcpgoLogger(s.log))(tr)
@@ -191,6 +194,21 @@ func (o outputReader) Read(b []byte) (int, error) {
 		o.p.outOnce.Do(func() { close(o.p.outEOF) })
 	}
 	return n, err
+}
+
+// overflowed ends the session of a server whose line passed the limit, and
+// kills its process group at once: mcp-go has stopped reading, so nothing
+// the server writes from now on can be framed, and a server still writing
+// would block on the full pipe. It runs on mcp-go's read loop, before the
+// read error ends that loop, so that requests failing with a closed
+// transport find this cause rather than the exit it leads to.
+func (s *session) overflowed(err error) {
+	s.fail(&domain.ConnError{Category: domain.CategoryProtocol, Err: err})
+	select {
+	case <-s.proc.exited:
+	default:
+		_ = signalGroup(s.proc.pid, syscall.SIGKILL)
+	}
 }
 
 // watchProcess ends the session when the server exits, with its exit code,
