@@ -23,8 +23,8 @@ var ErrInvalidSettings = fmt.Errorf("invalid settings")
 // Validate reports whether the override can be applied.
 func (o SettingsOverride) Validate() error {
 	if o.KeepAlive != nil {
-		if k := *o.KeepAlive; k < 0 || k > MaxKeepAlive || (k > 0 && k < time.Second) {
-			return fmt.Errorf("keep-alive must be 0 (off) or between 1 s and %s: %w", MaxKeepAlive, ErrInvalidSettings)
+		if err := KeepAliveRange.Check(*o.KeepAlive); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -17,9 +17,14 @@ var (
 	bearerRE   = regexp.MustCompile(`(?i)\b(bearer|basic|token)\s+[A-Za-z0-9\-._~+/]+=*`)
 	authHdrRE  = regexp.MustCompile(`(?i)\b(authorization|proxy-authorization|x-api-key|api-key|cookie)(["']?\s*[:=]\s*["']?)(?:(?:bearer|basic|token)\s+)?[^\s"',;)]+`)
 	userinfoRE = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.\-]*://)[^/@\s]+@`)
-	queryRE    = regexp.MustCompile(`(?i)([?&](?:[a-z0-9_\-]*(?:token|key|secret|password|passwd|pwd|auth|sig|signature|credential|session)[a-z0-9_\-]*)=)[^&#\s"']+`)
+	queryRE    = regexp.MustCompile(`(?i)([?&](?:code|[a-z0-9_\-]*(?:token|key|secret|password|passwd|pwd|auth|sig|signature|credential|session)[a-z0-9_\-]*)=)[^&#\s"']+`)
 	kvRE       = regexp.MustCompile(`(?i)(\b(?:[a-z0-9_\-]*(?:token|secret|password|passwd|api[_-]?key|apikey)[a-z0-9_\-]*)\s*=\s*)[^\s&"',;)]+`)
-	flagRE     = regexp.MustCompile(`(?i)(--?(?:[a-z0-9\-]*(?:token|api-key|apikey|secret|password|passwd)[a-z0-9\-]*)(?:=|\s+))[^\s"']+`)
+	// flagRE finds a flag whose name holds a secret word, or ends in "key"
+	// (--key, --api_key, --access-key), and its value after "=" or spaces.
+	// The flag must start a word, so "monkey-key value" is left alone.
+	flagRE = regexp.MustCompile(`(?i)(^|[\s"'=,(\[])(--?(?:[a-z0-9_\-]*(?:token|secret|password|passwd|apikey|credential)[a-z0-9_\-]*|(?:[a-z0-9_\-]*[_\-])?key)(?:=|\s+))[^\s"']+`)
+	// urlPathRE finds the path of a URL, up to its query or fragment.
+	urlPathRE = regexp.MustCompile(`(?i)(\b[a-z][a-z0-9+.\-]*://[^/\s?#"'<>]*)(/[^\s?#"'<>]*)`)
 )
 
 // Redactor removes secrets from text before it is shown, logged or stored
@@ -54,8 +59,9 @@ func (r Redactor) Redact(s string) string {
 	s = authHdrRE.ReplaceAllString(s, "${1}${2}"+Redacted)
 	s = bearerRE.ReplaceAllString(s, "${1} "+Redacted)
 	s = queryRE.ReplaceAllString(s, "${1}"+Redacted)
-	s = flagRE.ReplaceAllString(s, "${1}"+Redacted)
+	s = flagRE.ReplaceAllString(s, "${1}${2}"+Redacted)
 	s = kvRE.ReplaceAllString(s, "${1}"+Redacted)
+	s = urlPathRE.ReplaceAllStringFunc(s, redactPath)
 	return s
 }
 

@@ -123,7 +123,7 @@ func TestDrawerSettingsApplyWithoutRestart(t *testing.T) {
 	waitAllChips(t, page, name, "connected")
 	drawer := drawerSel(name)
 	openDrawer(t, page, name)
-	if err := page.Locator(drawer + ` [data-testid="setting-keepalive"]`).Fill("1"); err != nil {
+	if err := page.Locator(drawer + ` [data-testid="setting-keepalive"]`).Fill("5"); err != nil { // the shortest interval allowed
 		t.Fatalf("fill keep-alive: %v", err)
 	}
 	mark := in.events.len()

@@ -16,7 +16,7 @@ import (
 // connected with its counts in the badge and the tooltip.
 func TestAttachConnectingThenConnected(t *testing.T) {
 	g := newGate(t, demoHTTP(t, "slow"))
-	in := startWith(t, servers{"slow": {"url": g.URL, "connectTimeoutSeconds": 120, "keepAliveSeconds": 1}})
+	in := startWith(t, servers{"slow": {"url": g.URL, "connectTimeoutSeconds": 120, "keepAliveSeconds": 5}})
 	page := open(t, in)
 
 	if c := chipWhen(t, page, "slow", "connecting"); c.Badge == "" || c.Tip["tooltip-state"].Text == "" {
@@ -67,7 +67,7 @@ func TestAttachConnectingThenConnected(t *testing.T) {
 func TestOutageThenAutoRetry(t *testing.T) {
 	const name = "everything"
 	ev := startEverything(t)
-	in := startWith(t, servers{name: {"url": ev.URL(), "keepAliveSeconds": 1}})
+	in := startWith(t, servers{name: {"url": ev.URL(), "keepAliveSeconds": 5}})
 	in.waitState(t, name, "connected")
 	page := open(t, in)
 	waitAllChips(t, page, name, "connected")
@@ -182,8 +182,8 @@ func TestRestartFromDrawer(t *testing.T) {
 func TestDisableThenEnable(t *testing.T) {
 	const name, other = "alpha", "beta"
 	in := startWith(t, servers{
-		name:  demoStdio(name, map[string]any{"keepAliveSeconds": 1}),
-		other: demoStdio(other, map[string]any{"keepAliveSeconds": 1}),
+		name:  demoStdio(name, map[string]any{"keepAliveSeconds": 5}),
+		other: demoStdio(other, map[string]any{"keepAliveSeconds": 5}),
 	})
 	in.waitState(t, name, "connected")
 	before, _ := in.server(t, name)

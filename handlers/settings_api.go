@@ -2,9 +2,7 @@ package handlers
 
 import (
 	"encoding/json"
-	"math"
 	"net/http"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -22,11 +20,10 @@ type SettingsDTO struct {
 func (d SettingsDTO) Override() (domain.SettingsOverride, error) {
 	o := domain.SettingsOverride{AutoReconnect: d.AutoReconnect}
 	if d.KeepAliveSeconds != nil {
-		s := *d.KeepAliveSeconds
-		if math.IsNaN(s) || math.IsInf(s, 0) || s < 0 || s > domain.MaxKeepAlive.Seconds() {
-			return o, &apiError{http.StatusUnprocessableEntity, "invalid_settings", "keepAliveSeconds must be 0 (off) or between 1 and 3600"}
+		ka, err := domain.KeepAliveRange.Seconds(*d.KeepAliveSeconds)
+		if err != nil {
+			return o, &apiError{http.StatusUnprocessableEntity, "invalid_settings", "keepAliveSeconds must be " + domain.KeepAliveRange.Describe()}
 		}
-		ka := time.Duration(s * float64(time.Second))
 		o.KeepAlive = &ka
 	}
 	return o, nil

@@ -34,7 +34,8 @@ func TestUpdateSettings(t *testing.T) {
 	if st.AutoReconnect || st.KeepAliveSeconds != 5 || st.State != "connected" {
 		t.Errorf("after PATCH: auto %v keepAlive %v state %s; want false, 5, still connected", st.AutoReconnect, st.KeepAliveSeconds, st.State)
 	}
-	for _, bad := range []string{`{"keepAliveSeconds": -1}`, `{"keepAliveSeconds": 0.5}`, `{"keepAliveSeconds": 99999}`} {
+	for _, bad := range []string{`{"keepAliveSeconds": -1}`, `{"keepAliveSeconds": 0.5}`, `{"keepAliveSeconds": 99999}`,
+		`{"keepAliveSeconds": 4}`, `{"keepAliveSeconds": 1e-300}`, `{"keepAliveSeconds": 0.001}`, `{"keepAliveSeconds": 1e12}`} {
 		status, body := patch(bad)
 		wantError(t, status, body, http.StatusUnprocessableEntity, "invalid_settings")
 	}

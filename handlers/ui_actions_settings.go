@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -34,16 +33,18 @@ func (f settingsForm) override() (domain.SettingsOverride, views.Message) {
 	}
 	n, err := strconv.Atoi(s)
 	var numErr *strconv.NumError
+	outOfRange := views.Message{ID: "SettingKeepAliveRange", Data: views.KeepAliveRangeData()}
 	switch {
 	case errors.As(err, &numErr) && errors.Is(numErr.Err, strconv.ErrRange):
-		return domain.SettingsOverride{}, views.Message{ID: "SettingKeepAliveRange"}
+		return domain.SettingsOverride{}, outOfRange
 	case err != nil:
 		return domain.SettingsOverride{}, views.Message{ID: "SettingKeepAliveNotNumber"}
-	case n < 0 || time.Duration(n)*time.Second > domain.MaxKeepAlive:
-		return domain.SettingsOverride{}, views.Message{ID: "SettingKeepAliveRange"}
+	}
+	ka, err := domain.KeepAliveRange.Seconds(float64(n))
+	if err != nil {
+		return domain.SettingsOverride{}, outOfRange
 	}
 	auto := f.AutoReconnect
-	ka := time.Duration(n) * time.Second
 	return domain.SettingsOverride{AutoReconnect: &auto, KeepAlive: &ka}, views.Message{}
 }
 

@@ -126,9 +126,10 @@ func TestUISettingsValidation(t *testing.T) {
 		{"", "en", "Enter a number of seconds, or 0 to turn the check off."},
 		{"abc", "en", "Enter a whole number of seconds."},
 		{"1.5", "pt-BR", "Informe um número inteiro de segundos."},
-		{"3601", "zh-Hans", "请输入 0 到 3600 之间的数字。"},
-		{"-1", "en", "Enter a number from 0 to 3600."},
-		{"99999999999999999999", "en", "Enter a number from 0 to 3600."},
+		{"3601", "zh-Hans", "请输入 0 以关闭检查，或输入 5 到 3600 之间的数字。"},
+		{"-1", "en", "Enter 0 to turn the check off, or a number from 5 to 3600."},
+		{"4", "pt-BR", "Informe 0 para desligar a verificação, ou um número de 5 a 3600."},
+		{"99999999999999999999", "en", "Enter 0 to turn the check off, or a number from 5 to 3600."},
 	} {
 		t.Run(tc.value, func(t *testing.T) {
 			r := f.ui(t, http.MethodPost, handlers.ServerPath(handlers.PathUISettings, "files"),

@@ -41,7 +41,7 @@ func (e *Editor) RemoveServer(ctx context.Context, path, name string) error {
 	if err != nil {
 		return fmt.Errorf("remove %q from %s: %w", name, path, err)
 	}
-	data, err := os.ReadFile(target)
+	data, err := readFile(target)
 	if err != nil {
 		return fmt.Errorf("remove %q from %s: %w", name, path, err)
 	}

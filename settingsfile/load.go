@@ -3,16 +3,16 @@ package settingsfile
 import (
 	"bytes"
 	"fmt"
-	"os"
 
 	"github.com/switchboard-mcp/switchboard/domain"
 )
 
 // Load reads and parses the settings file at path; getenv resolves ${VAR}
 // references. A missing file is an error that wraps fs.ErrNotExist, so a
-// caller can tell "no settings yet" from a broken file.
+// caller can tell "no settings yet" from a broken file. Anything but a
+// regular file of at most MaxFileSize bytes is a *FileError, never a hang.
 func Load(path string, getenv func(string) string) (domain.Settings, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
 		return domain.Settings{Path: path}, fmt.Errorf("load settings: %w", err)
 	}

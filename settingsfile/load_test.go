@@ -109,6 +109,10 @@ func TestLoadServerForms(t *testing.T) {
 			}
 			for i := range tt.want {
 				tt.want[i].Source = path
+				if i < len(set.Servers) {
+					// The text as written (Raw) is checked by the approval tests.
+					tt.want[i].Raw = set.Servers[i].Raw
+				}
 			}
 			if !reflect.DeepEqual(set.Servers, tt.want) {
 				t.Errorf("Servers:\n got %+v\nwant %+v", set.Servers, tt.want)
@@ -183,8 +187,10 @@ func TestLoadReportsBadEntryBesideGoodOnes(t *testing.T) {
 		{"neither-command-nor-url", `"empty": {},`, "empty", 14, `needs "command"`},
 		{"unknown-type", `"ws": {"type": "websocket", "url": "ws://x"},`, "ws", 11, `unknown "type" "websocket"`},
 		{"url-not-http", `"ftp": {"url": "ftp://x.example/mcp"},`, "ftp", 12, `"url" must be an http:// or https:// address`},
-		{"negative-keepalive", `"neg": {"command": "npx", "keepAliveSeconds": -1},`, "neg", 12, `"keepAliveSeconds" must be 0 (off) or more`},
-		{"zero-connect-timeout", `"zero": {"command": "npx", "connectTimeoutSeconds": 0},`, "zero", 13, `"connectTimeoutSeconds" must be more than 0`},
+		{"negative-keepalive", `"neg": {"command": "npx", "keepAliveSeconds": -1},`, "neg", 51, `"keepAliveSeconds" must be 0 (off) or from 5 to 3600 seconds, got -1`},
+		{"huge-keepalive", `"huge": {"command": "npx", "keepAliveSeconds": 1e12},`, "huge", 52, `"keepAliveSeconds" must be 0 (off) or from 5 to 3600 seconds, got 1e+12`},
+		{"zero-connect-timeout", `"zero": {"command": "npx", "connectTimeoutSeconds": 0},`, "zero", 57, `"connectTimeoutSeconds" must be from 1 to 600 seconds, got 0`},
+		{"tiny-call-timeout", `"tiny": {"command": "npx", "callTimeoutSeconds": 1e-300},`, "tiny", 54, `"callTimeoutSeconds" must be from 1 to 86400 seconds, got 1e-300`},
 		{"defined-twice", `"good": {"command": "other"},`, "good", 5, "defined more than once"},
 		{"entry-not-object", `"str": "npx -y foo",`, "str", 12, "must be a JSON object"},
 	}

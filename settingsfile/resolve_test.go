@@ -64,7 +64,8 @@ func TestLoadAppliesDefaultsAndOverrides(t *testing.T) {
 	}{
 		{"defaults", `{"command": "npx"}`, knobs{false, true, 30 * time.Second, 30 * time.Second}},
 		{"keepalive-zero-is-off", `{"command": "npx", "keepAliveSeconds": 0}`, knobs{false, true, 0, 30 * time.Second}},
-		{"fractional-seconds", `{"command": "npx", "keepAliveSeconds": 2.5, "connectTimeoutSeconds": 0.25}`, knobs{false, true, 2500 * time.Millisecond, 250 * time.Millisecond}},
+		{"fractional-seconds", `{"command": "npx", "keepAliveSeconds": 7.5, "connectTimeoutSeconds": 1.25}`, knobs{false, true, 7500 * time.Millisecond, 1250 * time.Millisecond}},
+		{"range-edges", `{"command": "npx", "keepAliveSeconds": 3600, "connectTimeoutSeconds": 600}`, knobs{false, true, time.Hour, 10 * time.Minute}},
 		{"no-reconnect", `{"command": "npx", "autoReconnect": false}`, knobs{false, false, 30 * time.Second, 30 * time.Second}},
 		{"disabled", `{"command": "npx", "disabled": true}`, knobs{true, true, 30 * time.Second, 30 * time.Second}},
 	}

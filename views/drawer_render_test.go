@@ -248,7 +248,7 @@ func TestDrawerEscapesServerText(t *testing.T) {
 
 func TestDrawerSettingsForm(t *testing.T) {
 	st := drawerConnected("s")
-	p := views.NewDrawerSettingsProps(st, "/s").WithKeepAliveError(false, "9999", views.Message{ID: "SettingKeepAliveRange"})
+	p := views.NewDrawerSettingsProps(st, "/s").WithKeepAliveError(false, "9999", views.Message{ID: "SettingKeepAliveRange", Data: views.KeepAliveRangeData()})
 	doc := renderDrawerPart(t, "zh-Hans", views.DrawerSettings(p))
 	in := doc.Find(`[data-testid="setting-keepalive"]`)
 	if v, _ := in.Attr("value"); v != "9999" {
@@ -261,8 +261,17 @@ func TestDrawerSettingsForm(t *testing.T) {
 	if doc.Find(`label[for="`+id+`"]`).Length() != 1 {
 		t.Errorf("got no label for the keep-alive field")
 	}
-	if got := doc.Find(`[data-testid="setting-keepalive-error"]`).Text(); got != "请输入 0 到 3600 之间的数字。" {
+	if got := doc.Find(`[data-testid="setting-keepalive-error"]`).Text(); got != "请输入 0 以关闭检查，或输入 5 到 3600 之间的数字。" {
 		t.Errorf("got error %q, want the Chinese range message", got)
+	}
+	if lo, _ := in.Attr("min"); lo != "0" {
+		t.Errorf("got min %q, want 0 (off)", lo)
+	}
+	if hi, _ := in.Attr("max"); hi != "3600" {
+		t.Errorf("got max %q, want 3600", hi)
+	}
+	if got := doc.Find(`#` + p.KeepHelpID).Text(); !strings.Contains(got, "5 到 3600") {
+		t.Errorf("got help %q, want the range 5 to 3600", got)
 	}
 	if _, checked := doc.Find(`[data-testid="setting-auto-reconnect"]`).Attr("checked"); checked {
 		t.Errorf("got auto-reconnect checked, want what was submitted (off)")

@@ -15,13 +15,18 @@ type DrawerSettingsProps struct {
 	// what the person typed when it was refused.
 	KeepAlive      string
 	KeepAliveError Message // empty ID when the value is fine
-	Saved          bool
-	AutoID         string
-	AutoHelpID     string
-	KeepAliveID    string
-	KeepHelpID     string
-	KeepErrorID    string
-	SaveID         string
+	// KeepAliveMin and KeepAliveMax are the field's min and max, from the
+	// same rule the server checks; the browser cannot say "0 or 5 to 3600",
+	// so the help text does.
+	KeepAliveMin string
+	KeepAliveMax string
+	Saved        bool
+	AutoID       string
+	AutoHelpID   string
+	KeepAliveID  string
+	KeepHelpID   string
+	KeepErrorID  string
+	SaveID       string
 }
 
 // NewDrawerSettingsProps fills the form with a snapshot's effective
@@ -33,6 +38,8 @@ func NewDrawerSettingsProps(s domain.Status, url string) DrawerSettingsProps {
 		URL:           url,
 		AutoReconnect: s.AutoReconnect,
 		KeepAlive:     strconv.FormatInt(int64(s.KeepAlive.Seconds()), 10),
+		KeepAliveMin:  "0",
+		KeepAliveMax:  strconv.Itoa(domain.KeepAliveRange.MaxSeconds()),
 		AutoID:        "setting-auto-" + key,
 		AutoHelpID:    "setting-auto-help-" + key,
 		KeepAliveID:   "setting-keepalive-" + key,
@@ -67,4 +74,10 @@ func DrawerSettingsID(name string) string { return "drawer-settings-" + ServerKe
 // KeepAliveInvalid is the field's aria-invalid value: "true" once refused.
 func (p DrawerSettingsProps) KeepAliveInvalid() string {
 	return strconv.FormatBool(p.KeepAliveError.ID != "")
+}
+
+// KeepAliveRangeData fills the help text and the range refusal with the
+// bounds the server enforces, so no translation can drift from them.
+func KeepAliveRangeData() map[string]any {
+	return map[string]any{"Min": domain.KeepAliveRange.MinSeconds(), "Max": domain.KeepAliveRange.MaxSeconds()}
 }

@@ -19,8 +19,14 @@ func runStatus(ctx context.Context, args []string, getenv func(string) string, s
 	fs := flag.NewFlagSet("switchboard status", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", envOr(getenv, "SWITCHBOARD_ADDR", DefaultAddr), "address of the running instance (env SWITCHBOARD_ADDR)")
+	data := fs.String("data", getenv("SWITCHBOARD_DATA"), "data directory of the instance, where its access token is (env SWITCHBOARD_DATA)")
+	tokenFile := fs.String("token-file", getenv("SWITCHBOARD_TOKEN_FILE"), "file holding the instance's access token (env SWITCHBOARD_TOKEN_FILE, or SWITCHBOARD_TOKEN)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	token, err := statusToken(*data, *tokenFile, getenv)
+	if err != nil {
+		return fmt.Errorf("status: %w", err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
@@ -29,11 +35,15 @@ func runStatus(ctx context.Context, args []string, getenv func(string) string, s
 	if err != nil {
 		return fmt.Errorf("status: %w", err)
 	}
+	req.Header.Set("Authorization", "Bearer "+token)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return fmt.Errorf("status: is switchboard running at %s? %w", *addr, err)
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusUnauthorized {
+		return fmt.Errorf("status: %s refused the access token; is this the instance of that data directory? (--data, --token-file)", *addr)
+	}
 	if resp.StatusCode != http.StatusOK {
 		return fmt.Errorf("status: %s answered %s", url, resp.Status)
 	}
@@ -75,7 +85,8 @@ func statusLine(s handlers.StatusDTO, now time.Time) string {
 		state = "error: " + detail
 		detail = ""
 	}
-	return strings.TrimRight(fmt.Sprintf("● %s\t%s\t%s", s.ServerName, state, detail), "\t ")
+	// Every field is escaped on its own, so the tabs between them survive.
+	return strings.TrimRight(fmt.Sprintf("● %s\t%s\t%s", printable(s.ServerName), printable(state), printable(detail)), "\t ")
 }
 
 func errorDetail(s handlers.StatusDTO, now time.Time) string {

@@ -1,0 +1,30 @@
+package domain
+
+import "fmt"
+
+// checkName refuses a server name holding a character that a terminal or
+// a text renderer acts on instead of showing: C0 and C1 controls, DEL and
+// the bidirectional embeddings, overrides and isolates. Such a name, from
+// a cloned project's .mcp.json say, could clear a terminal, forge status
+// lines or show "gnp.exe" as "exe.png". It returns "" for a good name.
+func checkName(name string) string {
+	for _, r := range name {
+		if IsDisplayControl(r) {
+			return fmt.Sprintf("the name contains the control character %U; rename the server", r)
+		}
+	}
+	return ""
+}
+
+// IsDisplayControl reports whether r changes how text around it is shown
+// rather than being shown itself: a C0 or C1 control, DEL, or a bidi
+// embedding, override or isolate (U+202A–U+202E, U+2066–U+2069).
+func IsDisplayControl(r rune) bool {
+	switch {
+	case r < 0x20, r >= 0x7f && r <= 0x9f:
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
+}
