@@ -72,10 +72,14 @@ type Invocation struct {
 	Truncated  bool
 	ResultSize int64
 	Error      string // redacted; for failed calls that have no result
-	RetryOf    string // the invocation this one repeats, if any
-	StartedAt  time.Time
-	EndedAt    time.Time
-	Version    uint64 // grows with every change, across all invocations
+	// ErrorCode names, for an error Switchboard itself caused, what went
+	// wrong in a form views can translate (ErrorCodeInterrupted); empty
+	// for the tool's or server's own errors, which only have Error.
+	ErrorCode string
+	RetryOf   string // the invocation this one repeats, if any
+	StartedAt time.Time
+	EndedAt   time.Time
+	Version   uint64 // grows with every change, across all invocations
 }
 
 // ToolCaller makes a call through a server's supervised connection. The
@@ -107,6 +111,10 @@ type InvocationStore interface {
 	AppendAudit(ctx context.Context, rec AuditRecord) error
 	// PruneBefore deletes invocations and audit rows that ended before t.
 	PruneBefore(ctx context.Context, t time.Time) (int64, error)
+	// InterruptOrphans ends the unfinished invocations in sel that no live
+	// Switchboard process runs, each as an error with ErrorCodeInterrupted
+	// and its audit row, and returns them as stored.
+	InterruptOrphans(ctx context.Context, sel Interruption) ([]Invocation, error)
 }
 
 // AuditRecord is the append-only trace of one finished invocation. It keeps

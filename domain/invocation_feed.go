@@ -26,8 +26,16 @@ func NewInvocationFeed() *InvocationFeed {
 // publish stamps inv with the next version and offers it to the
 // subscribers of its scope.
 func (f *InvocationFeed) publish(inv Invocation) Invocation {
+	return f.publishAbove(inv, 0)
+}
+
+// publishAbove is publish with a version greater than floor too: a row
+// written by an earlier process carries a version from that process's
+// feed, which this one must not fall behind.
+func (f *InvocationFeed) publishAbove(inv Invocation, floor uint64) Invocation {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.seq = max(f.seq, floor)
 	f.seq++
 	inv.Version = f.seq
 	for s := range f.subs {

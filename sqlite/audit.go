@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"time"
 
@@ -12,7 +13,18 @@ import (
 // the table, so what is appended stays as written until retention deletes
 // it.
 func (s *InvocationStore) AppendAudit(ctx context.Context, rec domain.AuditRecord) error {
-	_, err := s.db.write.ExecContext(ctx, `INSERT INTO audit_log
+	return insertAudit(ctx, s.db.write, rec)
+}
+
+// execer is a pool or a transaction.
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// insertAudit appends rec through db, so that recovery can end a call and
+// write its trace in one transaction.
+func insertAudit(ctx context.Context, db execer, rec domain.AuditRecord) error {
+	_, err := db.ExecContext(ctx, `INSERT INTO audit_log
 			(user, workspace, invocation_id, server, tool, args_sha256, started_at, ended_at, outcome)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		rec.Scope.User, rec.Scope.Workspace, rec.InvocationID, rec.ServerName, rec.Tool, rec.ArgsSHA256,

@@ -38,13 +38,18 @@ var pragmas = []string{
 // with SQLITE_BUSY, and several read-only connections that WAL lets run
 // while the writer works.
 type DB struct {
-	write *sql.DB
-	read  *sql.DB
+	write   *sql.DB
+	read    *sql.DB
+	owner   string     // this process's id in invocations.owner
+	lock    *ownerLock // keeps owner visibly alive until Close
+	changes []PermissionChange
 }
 
-// Open opens dir/switchboard.db, creating dir (private to the user, since
-// the file records what they run) and the file if needed, and brings the
-// schema up to date.
+// Open opens dir/switchboard.db, creating dir and the file if needed, and
+// brings the schema up to date. The directory, the database and its -wal
+// and -shm files are made private to the user, since they record what the
+// user runs: created so, and narrowed when they exist with group or other
+// permissions (PermissionChanges lists what was narrowed).
 func Open(ctx context.Context, dir string) (*DB, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
@@ -53,9 +58,10 @@ func Open(ctx context.Context, dir string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
-	// SQLite gives its -wal and -shm files the database file's mode, so
-	// creating the file private keeps all three private, even in a
-	// directory that already existed with looser permissions.
+	var changes []PermissionChange
+	if changes, err = privatize(changes, filepath.Dir(path)); err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
@@ -63,24 +69,68 @@ func Open(ctx context.Context, dir string) (*DB, error) {
 	if err := f.Close(); err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
+	// SQLite gives new -wal and -shm files the database file's mode, so
+	// narrowing the database first keeps the files it creates later private.
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		if changes, err = privatize(changes, p); err != nil {
+			return nil, fmt.Errorf("open database: %w", err)
+		}
+	}
+	lock, err := claimOwner(filepath.Dir(path))
+	if err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	db, err := openPools(ctx, path)
+	if err != nil {
+		return nil, errors.Join(fmt.Errorf("open database %s: %w", path, err), lock.release())
+	}
+	db.owner, db.lock, db.changes = lock.id, lock, changes
+	if err := lock.sweep(); err != nil {
+		return nil, errors.Join(fmt.Errorf("open database %s: %w", path, err), db.Close())
+	}
+	return db, nil
+}
+
+// openPools opens the writer, migrates, then opens the readers.
+func openPools(ctx context.Context, path string) (*DB, error) {
 	write, err := openPool(ctx, path, 1, "_txlock=immediate")
 	if err != nil {
-		return nil, fmt.Errorf("open database %s: %w", path, err)
+		return nil, err
 	}
 	if err := migrate(ctx, write, migrations()); err != nil {
-		return nil, errors.Join(fmt.Errorf("open database %s: %w", path, err), write.Close())
+		return nil, errors.Join(err, write.Close())
 	}
 	read, err := openPool(ctx, path, max(4, runtime.NumCPU()), "_pragma=query_only(1)")
 	if err != nil {
-		return nil, errors.Join(fmt.Errorf("open database %s: %w", path, err), write.Close())
+		return nil, errors.Join(err, write.Close())
 	}
 	return &DB{write: write, read: read}, nil
 }
 
-// Close closes both pools. The last connection to close checkpoints the
-// WAL back into the main file.
+// privatize narrows path and appends the change, if any, to changes.
+func privatize(changes []PermissionChange, path string) ([]PermissionChange, error) {
+	c, err := makePrivate(path)
+	if c != nil {
+		changes = append(changes, *c)
+	}
+	return changes, err
+}
+
+// PermissionChanges lists the files and directories whose group or other
+// permissions Open removed, for the caller to warn about: data written
+// before then may already have been read by another user.
+func (db *DB) PermissionChanges() []PermissionChange {
+	return append([]PermissionChange(nil), db.changes...)
+}
+
+// Close closes both pools and then gives up this process's owner id. The
+// last connection to close checkpoints the WAL back into the main file.
 func (db *DB) Close() error {
-	return errors.Join(db.read.Close(), db.write.Close())
+	err := errors.Join(db.read.Close(), db.write.Close())
+	if db.lock != nil {
+		err = errors.Join(err, db.lock.release())
+	}
+	return err
 }
 
 // openPool opens and pings a pool of at most conns connections; extra is

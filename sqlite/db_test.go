@@ -4,6 +4,8 @@ import (
 	"database/sql"
 	"os"
 	"path/filepath"
+	"reflect"
+	"runtime"
 	"testing"
 
 	"github.com/switchboard-mcp/switchboard/domain"
@@ -105,5 +107,64 @@ func TestOpenFailsWhenDirectoryIsAFile(t *testing.T) {
 	if db, err := Open(t.Context(), file); err == nil {
 		db.Close()
 		t.Fatal("Open on a regular file: got no error, want one")
+	}
+}
+
+// A data directory and database that an older version or a loose umask
+// left readable by others are narrowed at the next start, and reported.
+func TestOpenTightensExistingFiles(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no group or other permission bits on Windows")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, fileName)
+	for name, mode := range map[string]os.FileMode{fileName: 0o644, fileName + "-wal": 0o644, fileName + "-shm": 0o664} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(filepath.Join(dir, name), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	db := openTestDB(t, dir)
+	if err := db.ServerStore().SaveServerRecord(t.Context(), domain.Scope{User: "u", Workspace: "w"}, domain.ServerRecord{Name: "s"}); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]os.FileMode{dir: 0o700, path: 0o600, path + "-wal": 0o600, path + "-shm": 0o600,
+		filepath.Join(dir, ownersDir): 0o700}
+	for p, mode := range want {
+		info, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := info.Mode().Perm(); got != mode {
+			t.Errorf("%s: got %v, want %v", p, got, mode)
+		}
+	}
+	got := map[string]string{}
+	for _, c := range db.PermissionChanges() {
+		got[c.Path] = c.From.String() + " -> " + c.To.String()
+	}
+	wantChanges := map[string]string{
+		dir:           "-rwxr-xr-x -> -rwx------",
+		path:          "-rw-r--r-- -> -rw-------",
+		path + "-wal": "-rw-r--r-- -> -rw-------",
+		path + "-shm": "-rw-rw-r-- -> -rw-------",
+	}
+	if !reflect.DeepEqual(got, wantChanges) {
+		t.Errorf("PermissionChanges:\n got %v\nwant %v", got, wantChanges)
+	}
+
+	// Already private: nothing to report the next time.
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again := openTestDB(t, dir)
+	if c := again.PermissionChanges(); len(c) != 0 {
+		t.Errorf("second open: got changes %v, want none", c)
 	}
 }

@@ -33,7 +33,7 @@ func (db *DB) InvocationStore() *InvocationStore { return &InvocationStore{db: d
 
 // invocationColumns lists, in scanInvocation's order, what a read selects.
 const invocationColumns = `user, workspace, id, conversation_id, message_id, tool_call_id, server, tool,
-	arguments, status, progress, result, truncated, result_size, error, retry_of, started_at, ended_at, version`
+	arguments, status, progress, result, truncated, result_size, error, error_code, retry_of, started_at, ended_at, version`
 
 // progressJSON is how a domain.Progress is stored.
 type progressJSON struct {
@@ -45,7 +45,8 @@ type progressJSON struct {
 // SaveInvocation inserts inv or updates the stored row with the same scope
 // and id, unless the stored row has a higher version: updates can arrive
 // out of order from concurrent goroutines, and the newest must win. Times
-// are kept to the millisecond.
+// are kept to the millisecond. The row records this process as its owner,
+// so that recovery in another process leaves it alone while this one runs.
 func (s *InvocationStore) SaveInvocation(ctx context.Context, inv domain.Invocation) error {
 	if inv.Version > math.MaxInt64 {
 		return fmt.Errorf("save invocation %s: version %d out of range", inv.ID, inv.Version)
@@ -68,8 +69,8 @@ func (s *InvocationStore) SaveInvocation(ctx context.Context, inv domain.Invocat
 	if !inv.EndedAt.IsZero() {
 		endedAt = inv.EndedAt.UnixMilli()
 	}
-	_, err := s.db.write.ExecContext(ctx, `INSERT INTO invocations (`+invocationColumns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	_, err := s.db.write.ExecContext(ctx, `INSERT INTO invocations (`+invocationColumns+`, owner)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (user, workspace, id) DO UPDATE SET
 			conversation_id = excluded.conversation_id,
 			message_id = excluded.message_id,
@@ -83,6 +84,8 @@ func (s *InvocationStore) SaveInvocation(ctx context.Context, inv domain.Invocat
 			truncated = excluded.truncated,
 			result_size = excluded.result_size,
 			error = excluded.error,
+			error_code = excluded.error_code,
+			owner = excluded.owner,
 			retry_of = excluded.retry_of,
 			started_at = excluded.started_at,
 			ended_at = excluded.ended_at,
@@ -90,7 +93,7 @@ func (s *InvocationStore) SaveInvocation(ctx context.Context, inv domain.Invocat
 		WHERE excluded.version >= invocations.version`,
 		inv.Scope.User, inv.Scope.Workspace, inv.ID, inv.Key.ConversationID, inv.Key.MessageID, inv.Key.ToolCallID,
 		inv.ServerName, inv.Tool, args, string(inv.Status), progress, result, inv.Truncated, inv.ResultSize,
-		inv.Error, inv.RetryOf, inv.StartedAt.UnixMilli(), endedAt, int64(inv.Version))
+		inv.Error, inv.ErrorCode, inv.RetryOf, inv.StartedAt.UnixMilli(), endedAt, int64(inv.Version), s.db.owner)
 	if err != nil {
 		// The primary key is handled by ON CONFLICT, so a unique
 		// violation can only come from the call key.
@@ -135,7 +138,7 @@ func scanInvocation(r scanner) (domain.Invocation, error) {
 	)
 	err := r.Scan(&inv.Scope.User, &inv.Scope.Workspace, &inv.ID, &inv.Key.ConversationID, &inv.Key.MessageID,
 		&inv.Key.ToolCallID, &inv.ServerName, &inv.Tool, &args, &status, &progress, &result, &inv.Truncated,
-		&inv.ResultSize, &inv.Error, &inv.RetryOf, &startedMs, &endedMs, &version)
+		&inv.ResultSize, &inv.Error, &inv.ErrorCode, &inv.RetryOf, &startedMs, &endedMs, &version)
 	if err != nil {
 		return domain.Invocation{}, err
 	}

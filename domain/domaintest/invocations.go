@@ -13,9 +13,10 @@ import (
 // InvocationStore is an in-memory domain.InvocationStore for service
 // tests; the sqlite adapter has its own tests against a real file.
 type InvocationStore struct {
-	mu    sync.Mutex // guards invs and audit
+	mu    sync.Mutex // guards invs, audit and left
 	invs  map[string]domain.Invocation
 	audit []domain.AuditRecord
+	left  map[string]bool // ids a stopped process left unfinished (AddLeftOver)
 }
 
 var _ domain.InvocationStore = (*InvocationStore)(nil)
