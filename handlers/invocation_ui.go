@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -33,36 +33,73 @@ func (u *invocationUI) card(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if v := c.QueryParam("item"); v != "" {
-		r := views.ParseResult(inv.Result)
-		i, err := strconv.Atoi(v)
-		if err != nil || i < 0 || i >= len(r.Content) {
-			return &apiError{http.StatusNotFound, "not_found", "no such content item"}
+	if v := c.QueryParam(itemParam); v != "" {
+		raw, i, err := contentItem(inv, v)
+		if err != nil {
+			return err
 		}
-		it := views.NewContentItem(i, r.Content[i], u.cards.contentURLs(inv.ID), true)
+		it := views.NewContentItem(i, raw, u.cards.contentURLs(inv.ID), true)
 		return u.render(c, views.ContentItem(it))
 	}
 	return u.render(c, views.InvocationCard(u.cards.props(inv, views.CardInFeed, false)))
 }
 
+// downloadParam asks the copy endpoint for the part as stored, as a file:
+// the "download raw" of whatever a card cut short.
+const downloadParam = "download"
+
 // copyText answers the full arguments or the full text of the result as
-// plain text, whatever the card shows clipped (seed 001 R4).
+// plain text, whatever the card shows clipped (seed 001 R4); with
+// ?download=1, the part exactly as stored, as a file.
 func (u *invocationUI) copyText(c echo.Context) error {
 	inv, err := u.svc.Get(c.Request().Context(), u.scope, c.Param(idParam))
 	if err != nil {
 		return err
 	}
-	var text string
-	switch c.QueryParam(partParam) {
-	case "arguments":
-		text = prettyOrRaw(inv.Arguments)
-	case "result":
-		text = resultText(inv)
-	default:
+	part := c.QueryParam(partParam)
+	if part != "arguments" && part != "result" {
 		return &apiError{http.StatusBadRequest, "bad_request", "part must be arguments or result"}
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
+	if c.QueryParam(downloadParam) != "" {
+		return rawDownload(c, inv, part)
+	}
+	text := resultText(inv)
+	if part == "arguments" {
+		text = prettyOrRaw(inv.Arguments)
+	}
 	return c.Blob(http.StatusOK, "text/plain; charset=utf-8", []byte(text))
+}
+
+// rawDownload answers one part of a call byte for byte as stored, as an
+// attachment: JSON when it is JSON (a truncated result is not), else
+// text, such as the error of a call that has no result.
+func rawDownload(c echo.Context, inv domain.Invocation, part string) error {
+	data := []byte(inv.Arguments)
+	if part == "result" {
+		data = inv.Result
+		if len(data) == 0 {
+			data = []byte(inv.Error)
+		}
+	}
+	mime, ext := "application/json", "json"
+	if !json.Valid(data) {
+		mime, ext = "text/plain; charset=utf-8", "txt"
+	}
+	name := fmt.Sprintf("invocation-%s-%s.%s", fileSafe(inv.ID), part, ext)
+	c.Response().Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
+	return c.Blob(http.StatusOK, mime, data)
+}
+
+// fileSafe keeps the letters, digits, dashes and underscores of s, so it
+// can go in a header's filename as is.
+func fileSafe(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 128 && (r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			return r
+		}
+		return -1
+	}, s)
 }
 
 // read previews a resource the result links to. Only URIs the result
@@ -142,7 +179,6 @@ func (u *invocationUI) render(c echo.Context, comp templ.Component) error {
 		return fmt.Errorf("render invocation fragment: %w", err)
 	}
 	h := c.Response().Header()
-	h.Set("Content-Security-Policy", contentSecurityPolicy)
 	h.Set("Cache-Control", "no-store")
 	h.Set("Vary", "Accept-Language, Cookie")
 	return c.HTMLBlob(http.StatusOK, buf.Bytes())
@@ -181,7 +217,12 @@ func resultText(inv domain.Invocation) string {
 	return inv.Error
 }
 
+// prettyOrRaw indents raw JSON for copying. Indenting is quadratic in
+// depth, so JSON nested deeper than a card would show is copied as stored.
 func prettyOrRaw(raw json.RawMessage) string {
+	if domain.CheckJSONDepth(raw, views.JSONViewDepth) != nil {
+		return string(raw)
+	}
 	var buf bytes.Buffer
 	if json.Indent(&buf, raw, "", "  ") != nil {
 		return string(raw)

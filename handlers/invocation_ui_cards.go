@@ -46,9 +46,13 @@ func (r *cardRenderer) urls(id string) views.CardURLs {
 		Copy: func(part string) string {
 			return invocationUIPath(PathUIInvocationCopy, id, url.Values{partParam: {part}})
 		},
+		Raw: func(part string) string {
+			return invocationUIPath(PathUIInvocationCopy, id, url.Values{partParam: {part}, downloadParam: {"1"}})
+		},
 		Stop:  InvocationPath(PathUIInvocationStop, id),
 		Retry: InvocationPath(PathUIInvocationRetry, id),
 		Item:  c.Item,
+		Media: c.Media,
 		Read:  c.Read,
 	}
 }
@@ -56,10 +60,14 @@ func (r *cardRenderer) urls(id string) views.CardURLs {
 func (r *cardRenderer) contentURLs(id string) views.ContentURLs {
 	return views.ContentURLs{
 		Item: func(i int) string {
-			return invocationUIPath(PathUIInvocation, id, url.Values{"item": {strconv.Itoa(i)}})
+			return invocationUIPath(PathUIInvocation, id, url.Values{itemParam: {strconv.Itoa(i)}})
+		},
+		Media: func(i int) string {
+			return invocationUIPath(PathUIInvocationMedia, id, url.Values{itemParam: {strconv.Itoa(i)}})
 		},
 		Read: func(uri string) string {
 			return invocationUIPath(PathUIInvocationRead, id, url.Values{"uri": {uri}})
 		},
+		Raw: invocationUIPath(PathUIInvocationCopy, id, url.Values{partParam: {"result"}, downloadParam: {"1"}}),
 	}
 }

@@ -44,6 +44,9 @@ func (a *invocationsAPI) call(c echo.Context) error {
 	if len(body) > maxArgumentsBytes {
 		return &apiError{http.StatusRequestEntityTooLarge, "too_large", "the arguments are larger than 4 MiB"}
 	}
+	if err := domain.CheckJSONDepth(body, domain.MaxArgumentsDepth); err != nil {
+		return err
+	}
 	q := c.QueryParams()
 	inv, err := a.svc.Start(c.Request().Context(), domain.CallRequest{
 		Scope: a.scope, Server: server, Tool: tool, Arguments: body,

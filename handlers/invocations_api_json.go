@@ -10,23 +10,26 @@ import (
 // epoch milliseconds; result is the CallToolResult as the server sent it
 // (cut short when truncated is set).
 type InvocationDTO struct {
-	ID             string          `json:"id"`
-	ServerName     string          `json:"serverName"`
-	Tool           string          `json:"tool"`
-	Arguments      json.RawMessage `json:"arguments"`
-	Status         string          `json:"status"`
-	Progress       *ProgressDTO    `json:"progress"`
-	Result         json.RawMessage `json:"result"`
-	Truncated      bool            `json:"truncated"`
-	ResultSize     int64           `json:"resultSize"`
-	Error          *string         `json:"error"`
-	StartedAt      int64           `json:"startedAt"`
-	EndedAt        *int64          `json:"endedAt"`
-	ConversationID string          `json:"conversationId"`
-	MessageID      string          `json:"messageId"`
-	ToolCallID     string          `json:"toolCallId"`
-	RetryOf        *string         `json:"retryOf"`
-	Version        uint64          `json:"version"`
+	ID         string          `json:"id"`
+	ServerName string          `json:"serverName"`
+	Tool       string          `json:"tool"`
+	Arguments  json.RawMessage `json:"arguments"`
+	Status     string          `json:"status"`
+	Progress   *ProgressDTO    `json:"progress"`
+	Result     json.RawMessage `json:"result"`
+	Truncated  bool            `json:"truncated"`
+	ResultSize int64           `json:"resultSize"`
+	Error      *string         `json:"error"`
+	// ErrorCode is set when Switchboard itself ended the call, e.g.
+	// "interrupted" for a call its previous process left running.
+	ErrorCode      *string `json:"errorCode,omitempty"`
+	StartedAt      int64   `json:"startedAt"`
+	EndedAt        *int64  `json:"endedAt"`
+	ConversationID string  `json:"conversationId"`
+	MessageID      string  `json:"messageId"`
+	ToolCallID     string  `json:"toolCallId"`
+	RetryOf        *string `json:"retryOf"`
+	Version        uint64  `json:"version"`
 }
 
 // ProgressDTO is the last progress notification of a running call.
@@ -65,6 +68,9 @@ func InvocationJSON(inv domain.Invocation) InvocationDTO {
 	}
 	if inv.Error != "" {
 		d.Error = &inv.Error
+	}
+	if inv.ErrorCode != "" {
+		d.ErrorCode = &inv.ErrorCode
 	}
 	if !inv.EndedAt.IsZero() {
 		ms := inv.EndedAt.UnixMilli()

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/switchboard-mcp/switchboard/domain"
 	"github.com/switchboard-mcp/switchboard/views"
 )
 
@@ -95,6 +96,10 @@ func runArg(s views.RunFieldSpec, form url.Values) (json.RawMessage, bool, views
 		if json.Compact(&buf, []byte(v)) != nil {
 			return nil, false, views.Message{ID: "RunErrJSON"}
 		}
+		// The value sits one level down, inside the arguments object.
+		if limit := domain.MaxArgumentsDepth - 1; domain.CheckJSONDepth(buf.Bytes(), limit) != nil {
+			return nil, false, views.Message{ID: "RunErrTooDeep", Data: map[string]any{"Max": limit}}
+		}
 		return buf.Bytes(), true, views.Message{}
 	}
 }
@@ -111,11 +116,15 @@ func runFormValues(specs []views.RunFieldSpec, form url.Values) map[string]strin
 	return out
 }
 
-// rawObject checks the raw editor's text: it must be one JSON object.
+// rawObject checks the raw editor's text: it must be one JSON object,
+// nested no deeper than the arguments of any call may be.
 func rawObject(raw string) (json.RawMessage, bool) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
 		return json.RawMessage("{}"), true
+	}
+	if domain.CheckJSONDepth([]byte(raw), domain.MaxArgumentsDepth) != nil {
+		return nil, false
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(raw), &obj); err != nil || obj == nil {

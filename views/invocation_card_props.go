@@ -27,9 +27,11 @@ const (
 // CardURLs are the endpoints one card calls.
 type CardURLs struct {
 	Copy  func(part string) string
+	Raw   func(part string) string // the part as stored, downloaded; for what a card cuts short
 	Stop  string
 	Retry string
 	Item  func(index int) string
+	Media func(index int) string // one item's image, audio or blob bytes, past InlineMediaCap
 	Read  func(uri string) string
 }
 
@@ -60,14 +62,21 @@ type InvocationCardProps struct {
 	ArgsJSON   string
 	ArgsLong   bool
 	ArgsFields []ArgField
+	ArgsCut    bool // a cap cut the JSON or the form view; RawArgsURL has them all
+	RawArgsURL string
 
 	HasResult  bool
 	ResultOpen bool
 	Progress   *ProgressProps
 	Items      []ContentItemProps
+	MoreItems  int // content items past MaxContentItems, not shown
 	Structured *StructuredProps
+	RawURL     string // the whole result, downloaded
 	Truncated  bool
 	Error      string
+	// ErrorMessage explains an error code Switchboard set itself (say
+	// "interrupted") in the reader's language; it is shown instead of Error.
+	ErrorMessage *Message
 
 	CanCancel, CanRetry bool
 	CopyArgsURL         string
@@ -94,9 +103,18 @@ type ProgressProps struct {
 // whether it conforms to the tool's outputSchema.
 type StructuredProps struct {
 	JSON       string
+	Cut        bool   // a cap of the JSON view cut JSON
+	RawURL     string // the whole result, downloaded
 	Invalid    bool
 	Violations []string
 }
+
+// Caps of the argument form view and of the schema violations listed.
+const (
+	MaxArgFields  = 100  // top-level arguments listed, keys sorted
+	ArgValueBytes = 2000 // bytes of one argument's value listed
+	MaxViolations = 50
+)
 
 var statusBadges = map[domain.InvocationStatus]string{
 	domain.InvocationPending:   "InvocationPending",
@@ -131,6 +149,9 @@ func NewInvocationCardProps(inv domain.Invocation, in CardInput) InvocationCardP
 		CanCancel: !inv.Status.Final(), CanRetry: inv.Status == domain.InvocationError,
 		Truncated: inv.Truncated, Error: inv.Error,
 	}
+	if m, ok := ErrorCodeMessage(inv.ErrorCode); ok {
+		p.ErrorMessage = &m
+	}
 	if p.Badge.ID == "" {
 		p.Badge.ID = "InvocationPending"
 	}
@@ -146,9 +167,14 @@ func NewInvocationCardProps(inv domain.Invocation, in CardInput) InvocationCardP
 		d := duration(inv.EndedAt.Sub(inv.StartedAt))
 		p.Duration = &d
 	}
-	p.ArgsJSON = prettyJSON(inv.Arguments)
+	if in.URLs.Raw != nil {
+		p.RawArgsURL, p.RawURL = in.URLs.Raw("arguments"), in.URLs.Raw("result")
+	}
+	var cutJSON, cutFields bool
+	p.ArgsJSON, cutJSON = boundedJSON(inv.Arguments, JSONViewBytes)
 	p.ArgsLong = strings.Count(p.ArgsJSON, "\n")+1 > ArgsLongLines
-	p.ArgsFields = argFields(inv.Arguments, in.Tool)
+	p.ArgsFields, cutFields = argFields(inv.Arguments, in.Tool)
+	p.ArgsCut = cutJSON || cutFields
 
 	if inv.Status == domain.InvocationRunning {
 		p.Progress = &ProgressProps{} // indeterminate until the server reports
@@ -162,14 +188,18 @@ func NewInvocationCardProps(inv domain.Invocation, in CardInput) InvocationCardP
 	p.ResultOpen = inv.Status == domain.InvocationSuccess
 	if len(inv.Result) > 0 {
 		r := ParseResult(inv.Result)
-		urls := ContentURLs{Item: in.URLs.Item, Read: in.URLs.Read}
+		urls := ContentURLs{Item: in.URLs.Item, Media: in.URLs.Media, Read: in.URLs.Read, Raw: p.RawURL}
 		p.Items = NewContentItems(r, urls, -1)
+		p.MoreItems = len(r.Content) - len(p.Items)
 		for i := range p.Items {
 			if l := p.Items[i].Link; l != nil {
 				l.PreviewID = fmt.Sprintf("%s-preview-%d", p.ID, i)
 			}
 		}
 		p.Structured = newStructured(r.StructuredContent, in)
+		if p.Structured != nil && p.Structured.Cut {
+			p.Structured.RawURL = p.RawURL
+		}
 	}
 	if in.URLs.Copy != nil {
 		p.CopyArgsURL = in.URLs.Copy("arguments")
@@ -194,13 +224,17 @@ func newStructured(raw json.RawMessage, in CardInput) *StructuredProps {
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return nil
 	}
-	s := &StructuredProps{JSON: prettyJSON(raw)}
+	s := &StructuredProps{}
+	s.JSON, s.Cut = boundedJSON(raw, JSONViewBytes)
 	if in.Validator != nil && in.Tool != nil && len(in.Tool.OutputSchema) > 0 {
 		if err := in.Validator.Validate(in.Tool.OutputSchema, raw); err != nil {
 			s.Invalid = true
 			if se, ok := err.(*domain.SchemaError); ok {
-				for _, v := range se.Violations {
+				for _, v := range se.Violations[:min(len(se.Violations), MaxViolations)] {
 					s.Violations = append(s.Violations, v.Pointer+": "+v.Message)
+				}
+				if len(se.Violations) > MaxViolations {
+					s.Violations = append(s.Violations, jsonEllipsis)
 				}
 			} else {
 				s.Violations = append(s.Violations, err.Error())
@@ -231,20 +265,21 @@ func toolIcon(urls []string) templ.SafeURL {
 		return ""
 	}
 	mime, data, ok := strings.Cut(rest, ";base64,")
-	if !ok {
-		return ""
+	if !ok || len(data) > InlineMediaCap {
+		return "" // an icon is drawn on every card of the tool: a big one would bloat them all
 	}
 	var p ContentItemProps
-	p.setImage(mime, data)
+	p.setImage(mime, data, mediaSrc{})
 	return p.Src
 }
 
 // argFields lists the top-level arguments, keys sorted, with the schema's
-// required marks and descriptions when the tool is known.
-func argFields(args json.RawMessage, tool *domain.Tool) []ArgField {
+// required marks and descriptions when the tool is known, and reports
+// whether MaxArgFields or ArgValueBytes cut the list.
+func argFields(args json.RawMessage, tool *domain.Tool) ([]ArgField, bool) {
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(args, &obj) != nil {
-		return nil
+		return nil, false
 	}
 	var schema struct {
 		Properties map[string]struct {
@@ -268,5 +303,15 @@ func argFields(args json.RawMessage, tool *domain.Tool) []ArgField {
 		out = append(out, f)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
-	return out
+	cut := len(out) > MaxArgFields
+	out = out[:min(len(out), MaxArgFields)]
+	for i := range out {
+		for _, v := range []*string{&out[i].Key, &out[i].Value} {
+			if len(*v) > ArgValueBytes {
+				*v = cutUTF8(*v, ArgValueBytes) + jsonEllipsis
+				cut = true
+			}
+		}
+	}
+	return out, cut
 }

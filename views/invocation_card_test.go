@@ -382,3 +382,18 @@ func benchCtx(b *testing.B) context.Context {
 	}
 	return locales.WithLocalizer(context.Background(), cat.Localizer("en"))
 }
+
+// A call the previous process left running says so in the reader's
+// language, not in the English text kept for the API.
+func TestInterruptedCardIsLocalized(t *testing.T) {
+	inv := invAt(domain.InvocationError, "")
+	inv.Error, inv.ErrorCode = "Switchboard stopped during this call", domain.ErrorCodeInterrupted
+	en := renderDrawerPart(t, "en", views.InvocationCard(views.NewInvocationCardProps(inv, views.CardInput{URLs: invURLs})))
+	pt := renderDrawerPart(t, "pt-BR", views.InvocationCard(views.NewInvocationCardProps(inv, views.CardInput{URLs: invURLs})))
+	got := func(d *goquery.Document) string {
+		return strings.TrimSpace(d.Find(`[data-testid="invocation-error"]`).Text())
+	}
+	if got(en) == "" || got(pt) == "" || got(en) == got(pt) {
+		t.Errorf("interrupted error: en %q, pt-BR %q; want a text in each language", got(en), got(pt))
+	}
+}

@@ -2,7 +2,6 @@ package views
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -22,6 +21,13 @@ const (
 	InlineTextCap = 64 << 10  // bytes of one text item rendered inline
 	LargeImage    = 500 << 10 // decoded bytes past which an image starts as a thumbnail
 	ArgsLongLines = 100       // argument JSON longer than this collapses
+
+	// A card pushed to every open page stays small whatever a server
+	// returns: it shows at most MaxContentItems items, then "N more", and
+	// at most CardTextBudget bytes of text and JSON across them; items past
+	// the budget offer "Show the full text" instead.
+	MaxContentItems = 100
+	CardTextBudget  = 192 << 10
 )
 
 // ContentItemProps is one item of a CallToolResult's content, checked and
@@ -38,7 +44,7 @@ type ContentItemProps struct {
 	Clipped bool   // cut at InlineTextCap; FullURL renders the whole item
 	FullURL string
 
-	Src      templ.SafeURL // a checked data: URI (image, audio)
+	Src      templ.SafeURL // a checked data: URI, or past InlineMediaCap the media URL (image, audio)
 	MIME     string
 	Image    bool // Src is a checked image (an image item or an embedded image blob)
 	Large    bool // an image over LargeImage, shown as a thumbnail first
@@ -49,6 +55,8 @@ type ContentItemProps struct {
 
 	Refused Message // why an item was not shown
 	Raw     string  // pretty JSON of an unknown item
+	RawCut  bool    // Raw was cut at a cap of the JSON view
+	RawURL  string  // where the whole result downloads raw
 
 	Annotations []Message
 }
@@ -70,8 +78,19 @@ type DownloadProps struct {
 
 // ContentURLs builds the endpoints content items call.
 type ContentURLs struct {
-	Item func(index int) string // one item in full
-	Read func(uri string) string
+	Item  func(index int) string // one item in full
+	Media func(index int) string // one item's image, audio or blob bytes
+	Read  func(uri string) string
+	Raw   string // the whole result as stored, for download
+}
+
+// media is how item i's bytes reach the page while limit base64 bytes may
+// still be inlined.
+func (u ContentURLs) media(i, limit int) mediaSrc {
+	if u.Media == nil {
+		return mediaSrc{}
+	}
+	return mediaSrc{url: u.Media(i), limit: limit}
 }
 
 // contentJSON is one content item as MCP sends it.
@@ -115,11 +134,18 @@ func ParseResult(raw json.RawMessage) ResultJSON {
 	return r
 }
 
-// NewContentItems checks and converts each content item, in order.
+// NewContentItems checks and converts the first MaxContentItems content
+// items, in order, sharing CardTextBudget and CardMediaBudget between
+// them; the caller says how many more there are.
 func NewContentItems(r ResultJSON, urls ContentURLs, full int) []ContentItemProps {
-	out := make([]ContentItemProps, 0, len(r.Content))
-	for i, raw := range r.Content {
-		out = append(out, NewContentItem(i, raw, urls, i == full))
+	items := r.Content[:min(len(r.Content), MaxContentItems)]
+	out := make([]ContentItemProps, 0, len(items))
+	budget, media := CardTextBudget, CardMediaBudget
+	for i, raw := range items {
+		it := newContentItem(i, raw, urls, i == full, min(InlineTextCap, budget), urls.media(i, min(InlineMediaCap, media)))
+		budget = max(budget-len(it.HTML)-escapedLen(it.Code)-escapedLen(it.Raw), 0)
+		media = max(media-it.inlineBytes(), 0)
+		out = append(out, it)
 	}
 	return out
 }
@@ -127,41 +153,59 @@ func NewContentItems(r ResultJSON, urls ContentURLs, full int) []ContentItemProp
 // NewContentItem checks and converts one content item. full renders text
 // past InlineTextCap too, for the "Show full text" request.
 func NewContentItem(i int, raw json.RawMessage, urls ContentURLs, full bool) ContentItemProps {
+	return newContentItem(i, raw, urls, full, InlineTextCap, urls.media(i, InlineMediaCap))
+}
+
+// newContentItem converts one item showing at most limit bytes of its
+// text or JSON inline, and its media as media says.
+func newContentItem(i int, raw json.RawMessage, urls ContentURLs, full bool, limit int, media mediaSrc) ContentItemProps {
 	var c contentJSON
 	if err := json.Unmarshal(raw, &c); err != nil {
-		return ContentItemProps{Type: "unknown", Index: i, Raw: prettyJSON(raw)}
+		p := ContentItemProps{Type: "unknown", Index: i}
+		p.setRaw(raw, urls, limit)
+		return p
 	}
 	p := ContentItemProps{Type: c.Type, Index: i, Annotations: annotationTags(c.Annotations)}
 	switch c.Type {
 	case "text":
-		p.setText(c.Text, true, urls, full)
+		p.setText(c.Text, true, urls, full, limit)
 	case "image":
-		p.setImage(c.MIMEType, c.Data)
+		p.setImage(c.MIMEType, c.Data, media)
 	case "audio":
-		p.setAudio(c.MIMEType, c.Data)
+		p.setAudio(c.MIMEType, c.Data, media)
 	case "resource_link":
 		name := c.Name
 		if c.Title != "" {
 			name = c.Title
 		}
-		l := &ResourceLinkProps{Name: name, URI: c.URI, MIME: c.MIMEType, PreviewID: ""}
+		l := &ResourceLinkProps{Name: shown(name, MaxShownName), URI: shown(c.URI, MaxShownURI), MIME: shown(c.MIMEType, maxShownMIME)}
 		if c.Size != nil {
 			l.Size = humanBytes(*c.Size)
 		}
-		if urls.Read != nil {
-			l.ReadURL = urls.Read(c.URI)
+		if urls.Read != nil && len(c.URI) <= MaxShownURI {
+			l.ReadURL = urls.Read(c.URI) // a longer URI is named, cut, but not previewed
 		}
 		p.Link = l
 	case "resource":
 		if c.Resource == nil {
-			p.Type, p.Raw = "unknown", prettyJSON(raw)
+			p.Type = "unknown"
+			p.setRaw(raw, urls, limit)
 			break
 		}
-		p.setResource(*c.Resource, urls, full)
+		p.setResource(*c.Resource, urls, full, limit, media)
 	default:
-		p.Type, p.Raw = "unknown", prettyJSON(raw)
+		p.Type = "unknown"
+		p.setRaw(raw, urls, limit)
 	}
 	return p
+}
+
+// setRaw shows an item the card cannot render as bounded JSON.
+func (p *ContentItemProps) setRaw(raw json.RawMessage, urls ContentURLs, limit int) {
+	p.Raw, p.RawCut = boundedJSON(raw, min(limit, JSONViewBytes))
+	if p.RawCut {
+		p.RawURL = urls.Raw
+	}
 }
 
 // NewResourcePreview converts a resources/read answer into items, for the
@@ -174,45 +218,49 @@ func NewResourcePreview(raw json.RawMessage) []ContentItemProps {
 	out := make([]ContentItemProps, 0, len(r.Contents))
 	for i, c := range r.Contents {
 		p := ContentItemProps{Type: "resource", Index: i}
-		p.setResource(c, ContentURLs{}, true)
+		p.setResource(c, ContentURLs{}, true, InlineTextCap, mediaSrc{})
 		out = append(out, p)
 	}
 	return out
 }
 
-func (p *ContentItemProps) setText(text string, markdown bool, urls ContentURLs, full bool) {
+func (p *ContentItemProps) setText(text string, markdown bool, urls ContentURLs, full bool, limit int) {
 	p.Long = len(text) > LongTextChars
-	if !full && len(text) > InlineTextCap {
-		text = cutUTF8(text, InlineTextCap)
+	if !full && len(text) > limit {
+		text = cutUTF8(text, limit)
 		p.Clipped = true
 		if urls.Item != nil {
 			p.FullURL = urls.Item(p.Index)
 		}
 	}
-	if markdown {
-		p.HTML = RenderMarkdown(text)
-	} else {
-		p.Code = text
+	p.Code = text
+	if markdown && !markdownTooDeep(text) {
+		// Markdown can multiply its size (a long table grows ten times);
+		// such text is shown as it was written instead.
+		if html := RenderMarkdown(text); len(html) <= markdownHTMLCap(len(text)) {
+			p.HTML, p.Code = html, ""
+		}
 	}
 }
 
-func (p *ContentItemProps) setResource(r resourceJSON, urls ContentURLs, full bool) {
-	p.URI, p.MIME = r.URI, safeMIME(r.MIMEType)
+// markdownHTMLCap is the most HTML that n bytes of Markdown may become
+// before the text is shown unrendered.
+func markdownHTMLCap(n int) int { return 4*n + 4096 }
+
+func (p *ContentItemProps) setResource(r resourceJSON, urls ContentURLs, full bool, limit int, media mediaSrc) {
+	p.URI, p.MIME = shown(r.URI, MaxShownURI), safeMIME(r.MIMEType)
 	switch {
 	case r.Text != nil:
 		md := p.MIME == "text/markdown" || strings.HasSuffix(strings.ToLower(r.URI), ".md")
-		p.setText(*r.Text, md, urls, full)
+		p.setText(*r.Text, md, urls, full, limit)
 	case r.Blob != nil && strings.HasPrefix(p.MIME, "image/"):
-		p.setImage(p.MIME, *r.Blob)
+		p.setImage(p.MIME, *r.Blob, media)
 	case r.Blob != nil:
-		if _, err := base64.StdEncoding.DecodeString(*r.Blob); err != nil {
-			p.Type, p.Refused = "refused", Message{ID: "ContentRefusedData"}
+		if _, _, err := checkBase64(*r.Blob); err != nil {
+			p.Type, p.Refused = "refused", badData(*r.Blob)
 			return
 		}
-		p.Download = &DownloadProps{
-			Href:     templ.SafeURL("data:" + p.MIME + ";base64," + *r.Blob),
-			FileName: fileName(r.URI), MIME: p.MIME,
-		}
+		p.Download = &DownloadProps{Href: media.href(p.MIME, *r.Blob), FileName: shown(fileName(r.URI), MaxShownName), MIME: p.MIME}
 	}
 }
 
@@ -225,21 +273,25 @@ var imageTypes = map[string][]string{
 	"image/webp": {"RIFF"},
 }
 
-func (p *ContentItemProps) setImage(mime, data string) {
+func (p *ContentItemProps) setImage(mime, data string, media mediaSrc) {
 	mime = strings.ToLower(strings.TrimSpace(mime))
 	magic, ok := imageTypes[mime]
 	if !ok {
-		p.Type, p.Refused = "refused", Message{ID: "ContentRefusedType", Data: map[string]any{"Type": mime}}
+		p.Type, p.Refused = "refused", Message{ID: "ContentRefusedType", Data: map[string]any{"Type": cutUTF8(mime, maxShownMIME)}}
 		return
 	}
-	b, err := base64.StdEncoding.DecodeString(data)
-	if err != nil || !hasMagic(b, mime, magic) {
+	head, size, err := checkBase64(data)
+	if err != nil {
+		p.Type, p.Refused = "refused", badData(data)
+		return
+	}
+	if !hasMagic(head, mime, magic) {
 		p.Type, p.Refused = "refused", Message{ID: "ContentRefusedData"}
 		return
 	}
 	p.Image, p.MIME = true, mime
-	p.Large = len(b) > LargeImage
-	p.Src = templ.SafeURL("data:" + mime + ";base64," + data)
+	p.Large = size > LargeImage
+	p.Src = media.href(mime, data)
 }
 
 func hasMagic(b []byte, mime string, magic []string) bool {
@@ -257,18 +309,18 @@ var audioTypes = map[string]bool{
 	"audio/ogg": true, "audio/webm": true, "audio/flac": true, "audio/aac": true, "audio/mp4": true,
 }
 
-func (p *ContentItemProps) setAudio(mime, data string) {
+func (p *ContentItemProps) setAudio(mime, data string, media mediaSrc) {
 	mime = strings.ToLower(strings.TrimSpace(mime))
 	if !audioTypes[mime] {
-		p.Type, p.Refused = "refused", Message{ID: "ContentRefusedType", Data: map[string]any{"Type": mime}}
+		p.Type, p.Refused = "refused", Message{ID: "ContentRefusedType", Data: map[string]any{"Type": cutUTF8(mime, maxShownMIME)}}
 		return
 	}
-	if _, err := base64.StdEncoding.DecodeString(data); err != nil {
-		p.Type, p.Refused = "refused", Message{ID: "ContentRefusedData"}
+	if _, _, err := checkBase64(data); err != nil {
+		p.Type, p.Refused = "refused", badData(data)
 		return
 	}
 	p.MIME = mime
-	p.Src = templ.SafeURL("data:" + mime + ";base64," + data)
+	p.Src = media.href(mime, data)
 }
 
 func annotationTags(a *annotationJSON) []Message {
@@ -277,7 +329,7 @@ func annotationTags(a *annotationJSON) []Message {
 	}
 	var out []Message
 	if len(a.Audience) > 0 {
-		out = append(out, Message{ID: "ContentAudience", Data: map[string]any{"Audience": strings.Join(a.Audience, ", ")}})
+		out = append(out, Message{ID: "ContentAudience", Data: map[string]any{"Audience": shown(strings.Join(a.Audience, ", "), MaxShownName)}})
 	}
 	if a.Priority != nil {
 		out = append(out, Message{ID: "ContentPriority", Data: map[string]any{"Priority": strconv.FormatFloat(*a.Priority, 'g', 3, 64)}})
@@ -287,10 +339,11 @@ func annotationTags(a *annotationJSON) []Message {
 
 var mimeRE = regexp.MustCompile(`^[a-z0-9][a-z0-9.+-]*/[a-z0-9][a-z0-9.+-]*$`)
 
-// safeMIME keeps a MIME type that cannot break out of a data: URI.
+// safeMIME keeps a MIME type that cannot break out of a data: URI or a
+// header, and is short enough to show.
 func safeMIME(m string) string {
 	m = strings.ToLower(strings.TrimSpace(strings.SplitN(m, ";", 2)[0]))
-	if !mimeRE.MatchString(m) {
+	if len(m) > maxShownMIME || !mimeRE.MatchString(m) {
 		return "application/octet-stream"
 	}
 	return m
@@ -323,13 +376,34 @@ func humanBytes(n int64) string {
 	return fmt.Sprintf("%d B", n)
 }
 
-// prettyJSON indents raw JSON; anything else is returned as it is.
-func prettyJSON(raw []byte) string {
-	var buf bytes.Buffer
-	if err := json.Indent(&buf, raw, "", "  "); err != nil {
-		return string(raw)
+// escapedLen is the length of s once escaped as HTML text, which is up
+// to five times its own (a quote becomes &#34;).
+func escapedLen(s string) int {
+	n := len(s)
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '<', '>':
+			n += 3
+		case '&', '"', '\'':
+			n += 4
+		}
 	}
-	return buf.String()
+	return n
+}
+
+// Caps of the names a server gives its items: a card shows at most this
+// much of each, with an ellipsis, however long the server made them.
+const (
+	MaxShownURI  = 2048
+	MaxShownName = 256
+)
+
+// shown is s cut to at most n bytes, with an ellipsis when it was cut.
+func shown(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return cutUTF8(s, n) + jsonEllipsis
 }
 
 // cutUTF8 cuts s to at most n bytes without splitting a character.
