@@ -2,6 +2,7 @@ package domain
 
 import (
 	"context"
+	"errors"
 	"fmt"
 )
 
@@ -45,7 +46,10 @@ func GateApprovals(ctx context.Context, store ApprovalStore, user, projectRoot s
 			out[i].Blocked = BlockedPending
 		case d == Rejected:
 			out[i].Blocked = BlockedRejected
+		default:
+			continue
 		}
+		out[i].Approval = NewApprovalRequest(c, projectRoot)
 	}
 	return out, nil
 }
@@ -60,8 +64,13 @@ type Approvals struct {
 	ProjectRoot string
 }
 
-// Decide answers the question about name's current config.
-func (a *Approvals) Decide(ctx context.Context, name string, d ApprovalDecision) (Status, error) {
+// Decide answers the question about name's config as it was shown: shown
+// is the Fingerprint of the ApprovalRequest the person saw. When the
+// config changed since, nothing is decided and a *ConfigChangedError
+// carries the current request, so what runs is always what was shown. The
+// decision is saved for the shown fingerprint, so an edit racing it leaves
+// the new config pending.
+func (a *Approvals) Decide(ctx context.Context, name string, d ApprovalDecision, shown string) (Status, error) {
 	cfg, ok := a.Fleet.blockedConfig(name)
 	if !ok || (cfg.Blocked != BlockedPending && cfg.Blocked != BlockedRejected) {
 		if _, err := a.Fleet.get(name); err != nil && !isBlocked(err) {
@@ -69,7 +78,17 @@ func (a *Approvals) Decide(ctx context.Context, name string, d ApprovalDecision)
 		}
 		return Status{}, fmt.Errorf("%s %s: %w", d, name, ErrNothingToApprove)
 	}
-	if err := a.Store.SaveApproval(ctx, a.User, a.ProjectRoot, name, cfg.Fingerprint(), d); err != nil {
+	if shown == "" {
+		return Status{}, fmt.Errorf("%s %s: %w", d, name, ErrFingerprintRequired)
+	}
+	if shown != cfg.Fingerprint() {
+		current := cfg.Approval
+		if current == nil {
+			current = NewApprovalRequest(cfg, a.ProjectRoot)
+		}
+		return Status{}, &ConfigChangedError{Server: name, Shown: shown, Current: current}
+	}
+	if err := a.Store.SaveApproval(ctx, a.User, a.ProjectRoot, name, shown, d); err != nil {
 		return Status{}, fmt.Errorf("%s %s: %w", d, name, err)
 	}
 	if _, _, err := a.Reloader.Reload(ctx); err != nil {
@@ -80,6 +99,29 @@ func (a *Approvals) Decide(ctx context.Context, name string, d ApprovalDecision)
 
 // ErrNothingToApprove is returned for a server that awaits no decision.
 var ErrNothingToApprove = fmt.Errorf("server awaits no approval")
+
+// ErrFingerprintRequired is returned for a decision that does not say
+// which config it was shown: deciding blind is refused.
+var ErrFingerprintRequired = errors.New("the fingerprint of the config shown is required")
+
+// ErrConfigChanged is what a *ConfigChangedError matches.
+var ErrConfigChanged = errors.New("the config changed since it was shown")
+
+// ConfigChangedError refuses a decision about a config that is no longer
+// the server's: the file (or an environment variable it reads) changed
+// after the person saw it. Current is what to show instead.
+type ConfigChangedError struct {
+	Server  string
+	Shown   string
+	Current *ApprovalRequest
+}
+
+func (e *ConfigChangedError) Error() string {
+	return fmt.Sprintf("decide %s: %s", e.Server, ErrConfigChanged)
+}
+
+// Is makes errors.Is(err, ErrConfigChanged) hold.
+func (e *ConfigChangedError) Is(target error) bool { return target == ErrConfigChanged }
 
 func isBlocked(err error) bool {
 	_, ok := err.(*BlockedError)

@@ -43,9 +43,38 @@ type ServerConfig struct {
 	ConnectTimeout time.Duration
 	CallTimeout    time.Duration // deadline of one tools/call
 
+	// Raw is the entry as the file spells it, before ${VAR} expansion. An
+	// approval shows it, so a person judges the file's own text and no
+	// value read from the environment ever reaches the screen.
+	Raw RawConfig
+
 	// Blocked, when set, keeps the server from connecting (gating lists,
 	// approval of project servers); it is decided outside the file entry.
 	Blocked BlockedReason
+	// Approval is what a person is asked about a project server that
+	// awaits or lost a decision; nil for every other server.
+	Approval *ApprovalRequest
+}
+
+// RawConfig holds the values of an entry that decide what runs, exactly as
+// the file writes them: ${VAR} references unexpanded.
+type RawConfig struct {
+	Command string            `json:"command,omitempty"`
+	Args    []string          `json:"args,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	Cwd     string            `json:"cwd,omitempty"`
+	URL     string            `json:"url,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+}
+
+// Written returns the entry as the file spells it. A config that did not
+// come from a file (the built-in demo, tests) has no variables to hide, so
+// its resolved values are what was written.
+func (c ServerConfig) Written() RawConfig {
+	if c.Raw.Command != "" || c.Raw.URL != "" {
+		return c.Raw
+	}
+	return RawConfig{Command: c.Command, Args: c.Args, Env: c.Env, Cwd: c.Cwd, URL: c.URL, Headers: c.Headers}
 }
 
 // Target is the redacted command line or URL shown to users, so that a

@@ -8,11 +8,14 @@ import (
 
 // Fingerprint identifies everything about a server that affects its
 // connection: transport, command, arguments in order, environment,
-// working directory, URL and headers. Two configs with the same
-// fingerprint would connect the same way, so hot reload leaves such a
-// server untouched. Map key order does not matter (json sorts map keys);
-// argument order does. Switchboard's own keys (keep-alive, timeouts,
-// auto-reconnect, disabled) are left out: they apply without reconnecting.
+// working directory, URL and headers, both as written (${VAR} unexpanded)
+// and as resolved. An approval is bound to it, so neither an edit of the
+// file nor a changed environment variable runs something nobody saw. Two
+// configs with the same fingerprint would connect the same way, so hot
+// reload leaves such a server untouched. Map key order does not matter
+// (json sorts map keys); argument order does. Switchboard's own keys
+// (keep-alive, timeouts, auto-reconnect, disabled) are left out: they
+// apply without reconnecting.
 func (c ServerConfig) Fingerprint() string {
 	b, _ := json.Marshal(struct {
 		Transport Transport         `json:"t"`
@@ -22,7 +25,8 @@ func (c ServerConfig) Fingerprint() string {
 		Cwd       string            `json:"d"`
 		URL       string            `json:"u"`
 		Headers   map[string]string `json:"h"`
-	}{c.Transport, c.Command, c.Args, c.Env, c.Cwd, c.URL, c.Headers})
+		Raw       RawConfig         `json:"r"`
+	}{c.Transport, c.Command, c.Args, c.Env, c.Cwd, c.URL, c.Headers, c.Raw})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }

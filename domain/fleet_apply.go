@@ -142,11 +142,11 @@ func (f *Fleet) block(cfg ServerConfig, before ServerConfig) {
 	f.mu.Lock()
 	f.blocked[cfg.Name] = cfg
 	f.mu.Unlock()
-	if before.Name != "" && before.Blocked == cfg.Blocked && before.Target() == cfg.Target() && before.Source == cfg.Source {
+	if before.Name != "" && before.Blocked == cfg.Blocked && before.Fingerprint() == cfg.Fingerprint() && before.Source == cfg.Source {
 		return
 	}
 	st := Status{ServerName: cfg.Name, Source: cfg.Source, Transport: cfg.Transport, Target: cfg.Target(),
-		Phase: PhaseStopped, BlockedReason: cfg.Blocked, AutoReconnect: cfg.AutoReconnect, KeepAlive: cfg.KeepAlive}
+		Phase: PhaseStopped, BlockedReason: cfg.Blocked, Approval: cfg.Approval, AutoReconnect: cfg.AutoReconnect, KeepAlive: cfg.KeepAlive}
 	st.State = StateDisabled
 	f.opts.Hub.Publish(st)
 }

@@ -14,6 +14,11 @@ type Status struct {
 	Phase          Phase
 	DisabledReason DisabledReason
 	BlockedReason  BlockedReason // set while gating or approval keeps the server away
+	// Approval is what a person is asked about a project server awaiting
+	// (or denied) approval; nil otherwise. Shared, never modified. Unlike
+	// the rest it is not redacted: it is the project file's own text, and
+	// it never holds a value expanded from the environment.
+	Approval *ApprovalRequest
 
 	Attempt     int // consecutive failures in the current outage; 0 while connected
 	MaxAttempts int // failures that auto-disable the server

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"github.com/switchboard-mcp/switchboard/domain"
 	"github.com/switchboard-mcp/switchboard/handlers"
 )
@@ -171,14 +173,14 @@ func TestApprovalDialogFollowsPendingSet(t *testing.T) {
 	if got := d.Find(`[data-testid="approval-source"]`).Text(); got != projectFile {
 		t.Errorf("source: got %q, want %q", got, projectFile)
 	}
-	if got := d.Find(`[data-testid="approval-target"]`).Text(); got != projectServer().Target() {
-		t.Errorf("target: got %q, want %q", got, projectServer().Target())
+	if got := d.Find(`[data-testid="approval-command"] [data-testid="approval-value"]`).Text(); got != projectServer().Command {
+		t.Errorf("command: got %q, want %q", got, projectServer().Command)
 	}
 	if got, _ := d.Find(`[data-testid="approval-approve"]`).Attr("hx-post"); got != handlers.ServerPath(handlers.PathUIApprove, "proj") {
 		t.Errorf("approve hx-post: got %q", got)
 	}
 
-	resp := f.ui(t, http.MethodPost, handlers.ServerPath(handlers.PathUIApprove, "proj"), url.Values{}, "en")
+	resp := f.ui(t, http.MethodPost, handlers.ServerPath(handlers.PathUIApprove, "proj"), shownFingerprint(t, d), "en")
 	if resp.status != http.StatusNoContent {
 		t.Fatalf("approve: got %d, want 204; body %s", resp.status, resp.body)
 	}
@@ -198,11 +200,12 @@ func TestRejectKeepsServerAway(t *testing.T) {
 	f := newFixture(t, withSettings(s, &r))
 	reload(t, r)
 	page := f.ui(t, http.MethodGet, handlers.PathDashboard, nil, "en")
-	if page.doc.Find(`#approval-slot [data-testid="approval-dialog"]`).Length() != 1 {
+	dialog := page.doc.Find(`#approval-slot [data-testid="approval-dialog"]`)
+	if dialog.Length() != 1 {
 		t.Fatalf("the page has no approval dialog for a pending server")
 	}
 
-	resp := f.ui(t, http.MethodPost, handlers.ServerPath(handlers.PathUIReject, "proj"), url.Values{}, "en")
+	resp := f.ui(t, http.MethodPost, handlers.ServerPath(handlers.PathUIReject, "proj"), shownFingerprint(t, dialog), "en")
 	if resp.status != http.StatusNoContent {
 		t.Fatalf("reject: got %d, want 204; body %s", resp.status, resp.body)
 	}
@@ -238,4 +241,15 @@ func containsAll(s string, subs ...string) bool {
 		}
 	}
 	return true
+}
+
+// shownFingerprint is the form a dialog's buttons post: the fingerprint of
+// the config it shows.
+func shownFingerprint(t *testing.T, dialog *goquery.Selection) url.Values {
+	t.Helper()
+	v, ok := dialog.Find(`form input[type="hidden"][name="fingerprint"]`).Attr("value")
+	if !ok || v == "" {
+		t.Fatalf("the dialog's form carries no fingerprint")
+	}
+	return url.Values{"fingerprint": {v}}
 }

@@ -126,7 +126,7 @@ func (p *pageEvents) stream(c echo.Context) error {
 				return err
 			}
 		}
-		if next := p.approvalProps(shown); next != approval {
+		if next := p.approvalProps(shown); !next.Equal(approval) {
 			approval = next
 			if err := appendHTMLEvent(rctx, &out, &html, sseEvent, views.ApprovalDialog(approval)); err != nil {
 				return err

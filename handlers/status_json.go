@@ -19,6 +19,10 @@ type StatusDTO struct {
 	Phase          string  `json:"phase"`
 	DisabledReason *string `json:"disabledReason"` // "manual", "auto" or null
 	BlockedReason  *string `json:"blockedReason"`  // "pending_approval", "rejected", "excluded", "not_allowed" or null
+	// Approval is what approving a project server would run, as the file
+	// spells it, with its fingerprint to send back; only while it awaits
+	// (or was denied) a decision.
+	Approval *ApprovalDTO `json:"approval,omitempty"`
 
 	Attempt     int    `json:"attempt"`
 	MaxAttempts int    `json:"maxAttempts"`
@@ -88,6 +92,9 @@ func StatusJSON(s domain.Status) StatusDTO {
 		AutoReconnect:    s.AutoReconnect,
 		KeepAliveSeconds: s.KeepAlive.Seconds(),
 		Version:          s.Version,
+	}
+	if s.Approval != nil {
+		d.Approval = ApprovalJSON(s.Approval)
 	}
 	if s.ExitCode != nil {
 		code := *s.ExitCode

@@ -1,23 +1,57 @@
 package views
 
-import "github.com/switchboard-mcp/switchboard/domain"
+import (
+	"reflect"
+
+	"github.com/switchboard-mcp/switchboard/domain"
+)
 
 // ApprovalSlotID is the page element the approval dialog lives in; it is
 // always present, empty while no project server awaits a decision.
 const ApprovalSlotID = "approval-slot"
 
-// ApprovalProps asks a person whether a project server may run. Name,
-// Source and Target are untrusted (from a project's .mcp.json) and are
-// escaped by the template; Target is already redacted by the domain.
+// ApprovalProps asks a person whether a project server may run, showing
+// what would run exactly as the file spells it: nothing redacted (it is the
+// project's own text) and nothing expanded (${VAR} values from the
+// person's environment never reach the page). Every string is untrusted
+// and escaped by the template.
 type ApprovalProps struct {
-	Show       bool
-	Name       string
-	Source     string
-	Target     string
+	Show        bool
+	Name        string
+	Source      string
+	Stdio       bool   // a program on this computer, else a remote server
+	Fingerprint string // of the config shown; the decision sends it back
+
+	Command ApprovalValue
+	Args    []ApprovalValue
+	Cwd     *ApprovalValue // nil: not set
+	Env     []ApprovalEntry
+	URL     ApprovalValue
+	Headers []ApprovalEntry
+	Risks   []Message // what to check first, one sentence each
+
+	// Changed says the config changed since the person last saw this
+	// server's dialog: their decision was refused and this is the new one.
+	Changed bool
+
 	ApproveURL string
 	RejectURL  string
 	Pending    int // how many servers await a decision, this one included
 	OOB        bool
+}
+
+// ApprovalValue is one value as written, with its invisible characters
+// made visible, why it is flagged, and what its ${VAR} references read.
+type ApprovalValue struct {
+	Text  string
+	Flags []Message
+	Notes []Message
+}
+
+// ApprovalEntry is one env variable or header: its key and value as written.
+type ApprovalEntry struct {
+	Key   string
+	Value ApprovalValue
 }
 
 // PendingApprovals returns the names of the servers awaiting approval, in
@@ -46,7 +80,12 @@ func NewApprovalProps(list []domain.Status, approve, reject func(name string) st
 		if p.Show {
 			continue
 		}
-		p.Show, p.Name, p.Source, p.Target = true, s.ServerName, s.Source, s.Target
+		p.Show, p.Name, p.Source = true, s.ServerName, s.Source
+		req := s.Approval
+		if req == nil { // a status built without a request: show what the snapshot knows
+			req = &domain.ApprovalRequest{Transport: s.Transport, Written: domain.RawConfig{Command: s.Target, URL: s.Target}}
+		}
+		p.fill(req)
 		if approve != nil {
 			p.ApproveURL = approve(s.ServerName)
 		}
@@ -59,3 +98,7 @@ func NewApprovalProps(list []domain.Status, approve, reject func(name string) st
 
 // More is how many other servers wait behind this one.
 func (p ApprovalProps) More() int { return max(p.Pending-1, 0) }
+
+// Equal reports whether p and q render the same dialog, so the page stream
+// swaps it only when it changes (a swap moves focus back to Reject).
+func (p ApprovalProps) Equal(q ApprovalProps) bool { return reflect.DeepEqual(p, q) }

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -42,11 +44,11 @@ func TestProjectServersNeedApproval(t *testing.T) {
 		t.Errorf("processes %v: a pending server started", kids)
 	}
 
-	if code, body := p.do(http.MethodPost, handlers.ServerPath(handlers.PathServerApprove, "proj")); code != http.StatusOK {
+	if code, body := p.decide(handlers.PathServerApprove, "proj"); code != http.StatusOK {
 		t.Fatalf("approve: %d %s", code, body)
 	}
 	p.events("proj", isState("connected"))
-	if code, body := p.do(http.MethodPost, handlers.ServerPath(handlers.PathServerReject, "other")); code != http.StatusOK {
+	if code, body := p.decide(handlers.PathServerReject, "other"); code != http.StatusOK {
 		t.Fatalf("reject: %d %s", code, body)
 	}
 	if s := p.status("other"); s.BlockedReason == nil || *s.BlockedReason != "rejected" {
@@ -62,4 +64,25 @@ func TestProjectServersNeedApproval(t *testing.T) {
 	if s := p.status("proj"); s.State != "connected" {
 		t.Errorf("approved proj was touched by another server's edit: %s", s.State)
 	}
+}
+
+// decide posts a decision about name's pending config, sending the
+// fingerprint its status shows, as a client that reviewed it does.
+func (p *proc) decide(pattern, name string) (int, []byte) {
+	p.t.Helper()
+	a := p.status(name).Approval
+	if a == nil {
+		p.t.Fatalf("%s: no pending approval to decide", name)
+	}
+	body, _ := json.Marshal(handlers.DecisionDTO{Fingerprint: a.Fingerprint})
+	req, _ := http.NewRequest(http.MethodPost, p.url+handlers.ServerPath(pattern, name), bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	p.authorize(req)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		p.t.Fatalf("decide %s: %v", name, err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, b
 }

@@ -5,11 +5,14 @@
 // decides: it only brings focus back into the dialog, because the server
 // stays blocked until someone answers. The key handlers run in the
 // capture phase so the drawer's Escape and Tab handling never sees keys
-// meant for the dialog.
+// meant for the dialog. When the dialog shown for a server is replaced by
+// one with another config fingerprint (the file changed), its note saying
+// so is revealed; a refused decision (409) swaps in the new dialog itself.
 (function () {
   'use strict';
 
   var shown = '';
+  var shownPrint = '';
 
   function dialog() {
     return document.querySelector('#approval-slot [data-testid="approval-dialog"]');
@@ -21,6 +24,13 @@
     });
   }
 
+  // focusables are what Tab moves between: the scrollable body (so the
+  // keyboard can scroll a long config) and the buttons.
+  function focusables(d) {
+    var body = d.querySelector('[data-testid="approval-body"]');
+    return (body ? [body] : []).concat(buttons(d));
+  }
+
   // onSlotChanged focuses the first button of a dialog that is new or asks
   // about another server; an unchanged dialog keeps the person's focus.
   function onSlotChanged() {
@@ -28,8 +38,15 @@
     var key = d ? d.getAttribute('data-server') || '' : '';
     if (!d) {
       shown = '';
+      shownPrint = '';
       return;
     }
+    var print = d.getAttribute('data-fingerprint') || '';
+    if (key === shown && shownPrint && print !== shownPrint) {
+      var note = d.querySelector('[data-testid="approval-changed"]');
+      if (note) note.hidden = false;
+    }
+    shownPrint = print;
     if (key === shown && d.contains(document.activeElement)) return;
     shown = key;
     var first = buttons(d)[0];
@@ -46,6 +63,7 @@
       if (!d.contains(document.activeElement) && items[0]) items[0].focus();
       return;
     }
+    items = focusables(d);
     if (e.key !== 'Tab' || items.length === 0) return;
     e.preventDefault();
     e.stopImmediatePropagation();
@@ -63,7 +81,21 @@
     if (first) first.focus();
   });
 
+  // A decision about a config that changed answers 409 with the dialog
+  // for the new one, retargeted at the slot; htmx would not swap a 4xx.
+  document.addEventListener('htmx:beforeSwap', function (e) {
+    var xhr = e.detail.xhr;
+    if (xhr && xhr.status === 409 && xhr.getResponseHeader('HX-Retarget') === '#approval-slot') {
+      e.detail.shouldSwap = true;
+      e.detail.isError = false;
+    }
+  });
+
   document.addEventListener('htmx:oobAfterSwap', onSlotChanged);
+  document.addEventListener('htmx:afterSettle', function (e) {
+    var t = e.target, target = e.detail && e.detail.target;
+    if ((t && t.id === 'approval-slot') || (target && target.id === 'approval-slot')) onSlotChanged();
+  });
   document.addEventListener('DOMContentLoaded', onSlotChanged);
   if (document.readyState !== 'loading') onSlotChanged();
 })();

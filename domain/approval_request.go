@@ -1,0 +1,97 @@
+package domain
+
+import (
+	"net/url"
+	"sort"
+)
+
+// ApprovalRequest is what a person is asked before a project server runs:
+// the entry as the file spells it, the environment variables it reads and
+// the settings that change how a program runs. Approving is bound to
+// Fingerprint, so a decision applies only to the config that was shown.
+// It is immutable once built; statuses share it by pointer.
+type ApprovalRequest struct {
+	Fingerprint string
+	Transport   Transport
+	ProjectRoot string
+	Written     RawConfig
+	Refs        []EnvRef
+	Risks       []Risk
+}
+
+// Field names the part of a server entry a reference or risk sits in.
+type Field string
+
+const (
+	FieldCommand Field = "command"
+	FieldArgs    Field = "args"
+	FieldCwd     Field = "cwd"
+	FieldEnv     Field = "env"
+	FieldURL     Field = "url"
+	FieldHeaders Field = "headers"
+)
+
+// EnvRef is one ${VAR} reference of an entry: the variable, where it is
+// (Key for env and headers, Index for args) and, for a remote server, the
+// host its value is sent to.
+type EnvRef struct {
+	Variable string
+	Field    Field
+	Key      string
+	Index    int
+	SentTo   string
+}
+
+// NewApprovalRequest describes cfg for a person deciding whether it may
+// run; projectRoot is the directory a working directory is judged against.
+func NewApprovalRequest(cfg ServerConfig, projectRoot string) *ApprovalRequest {
+	w := cfg.Written()
+	r := &ApprovalRequest{Fingerprint: cfg.Fingerprint(), Transport: cfg.Transport, ProjectRoot: projectRoot, Written: w}
+	host := ""
+	if cfg.Transport != TransportStdio {
+		host = hostOf(w.URL)
+	}
+	add := func(f Field, key string, index int, s, sentTo string) {
+		for _, v := range EnvRefs(s) {
+			r.Refs = append(r.Refs, EnvRef{Variable: v, Field: f, Key: key, Index: index, SentTo: sentTo})
+		}
+	}
+	if cfg.Transport == TransportStdio {
+		add(FieldCommand, "", 0, w.Command, "")
+		for i, a := range w.Args {
+			add(FieldArgs, "", i, a, "")
+		}
+		add(FieldCwd, "", 0, w.Cwd, "")
+		for _, k := range SortedKeys(w.Env) {
+			add(FieldEnv, k, 0, w.Env[k], "")
+		}
+	} else {
+		add(FieldURL, "", 0, w.URL, host)
+		for _, k := range SortedKeys(w.Headers) {
+			add(FieldHeaders, k, 0, w.Headers[k], host)
+		}
+	}
+	r.Risks = risksOf(cfg, w, projectRoot, r.Refs)
+	return r
+}
+
+// SortedKeys returns m's keys in order, so env and headers always list the
+// same way.
+func SortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// hostOf is where a remote server's requests go, from the URL as written;
+// a URL that does not parse is named whole.
+func hostOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return raw
+	}
+	return u.Host
+}

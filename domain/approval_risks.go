@@ -1,0 +1,134 @@
+package domain
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// RiskKind names a setting that changes how a program runs or what it
+// sends, beyond what its command line says.
+type RiskKind string
+
+const (
+	// RiskLoaderEnv is an environment variable that makes a program load
+	// other code or find other programs (NODE_OPTIONS, LD_PRELOAD, PATH...).
+	RiskLoaderEnv RiskKind = "loader_env"
+	// RiskInlineCode is an interpreter given its program as an argument
+	// (sh -c, python -c, node -e...): that argument is the code that runs.
+	RiskInlineCode RiskKind = "inline_code"
+	// RiskCwdOutside is a working directory outside the project.
+	RiskCwdOutside RiskKind = "cwd_outside_project"
+	// RiskCwdRelative is a relative working directory, which is resolved
+	// from Switchboard's own working directory, not the project's.
+	RiskCwdRelative RiskKind = "cwd_relative"
+	// RiskSendsEnv is a URL or header that reads an environment variable of
+	// the person and sends its value to the server's host.
+	RiskSendsEnv RiskKind = "sends_env"
+)
+
+// Risk is one flagged setting. Key is the env key or header name, Index
+// the argument holding inline code, Program the interpreter running it,
+// Variable and SentTo what a URL or header sends where.
+type Risk struct {
+	Kind     RiskKind
+	Field    Field
+	Key      string
+	Index    int
+	Program  string
+	Variable string
+	SentTo   string
+}
+
+// String says what the risk means, in English, for API clients and logs.
+func (r Risk) String() string {
+	switch r.Kind {
+	case RiskLoaderEnv:
+		return fmt.Sprintf("the environment variable %s changes how the program runs: it can make it load other code or find other programs", r.Key)
+	case RiskInlineCode:
+		return fmt.Sprintf("%s runs argument %d as a program", r.Program, r.Index+1)
+	case RiskCwdOutside:
+		return "the working directory is outside the project"
+	case RiskCwdRelative:
+		return "the working directory is a relative path, resolved from the directory Switchboard was started in"
+	case RiskSendsEnv:
+		if r.Field == FieldHeaders {
+			return fmt.Sprintf("the header %s sends your environment variable %s to %s", r.Key, r.Variable, r.SentTo)
+		}
+		return fmt.Sprintf("the URL sends your environment variable %s to %s", r.Variable, r.SentTo)
+	}
+	return string(r.Kind)
+}
+
+// risksOf flags what in cfg changes how its program runs or sends a
+// person's environment away. Programs and paths are judged as resolved
+// (that is what runs); w is only used for the order env keys list in.
+func risksOf(cfg ServerConfig, w RawConfig, projectRoot string, refs []EnvRef) []Risk {
+	var risks []Risk
+	if cfg.Transport == TransportStdio {
+		for _, k := range SortedKeys(w.Env) {
+			if LoaderEnvKey(k) {
+				risks = append(risks, Risk{Kind: RiskLoaderEnv, Field: FieldEnv, Key: k})
+			}
+		}
+		if prog, i, ok := InlineCode(cfg.Command, cfg.Args); ok {
+			risks = append(risks, Risk{Kind: RiskInlineCode, Field: FieldArgs, Index: i, Program: prog})
+		}
+		switch {
+		case cfg.Cwd == "":
+		case !filepath.IsAbs(cfg.Cwd):
+			risks = append(risks, Risk{Kind: RiskCwdRelative, Field: FieldCwd})
+		case projectRoot != "" && !within(projectRoot, cfg.Cwd):
+			risks = append(risks, Risk{Kind: RiskCwdOutside, Field: FieldCwd})
+		}
+	}
+	for _, r := range refs {
+		if r.SentTo != "" {
+			risks = append(risks, Risk{Kind: RiskSendsEnv, Field: r.Field, Key: r.Key, Variable: r.Variable, SentTo: r.SentTo})
+		}
+	}
+	return risks
+}
+
+// within reports whether path is root or lies below it, judged on the
+// cleaned paths (symbolic links are not followed: the domain reads no disk).
+func within(root, path string) bool {
+	rel, err := filepath.Rel(filepath.Clean(root), filepath.Clean(path))
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// loaderEnvKeys are variables that make a program load code, find other
+// programs or read configuration that does: dynamic linkers, language
+// runtimes' preload and search paths, shells' start-up files, and HOME and
+// XDG_CONFIG_HOME (a project-supplied ~/.npmrc can set node-options).
+var loaderEnvKeys = map[string]bool{
+	"PATH": true, "HOME": true, "XDG_CONFIG_HOME": true,
+	"NODE_OPTIONS": true, "NODE_PATH": true,
+	"PERLLIB": true, "RUBYOPT": true, "RUBYLIB": true,
+	"BASH_ENV": true, "ENV": true, "ZDOTDIR": true,
+	"JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true, "JDK_JAVA_OPTIONS": true, "CLASSPATH": true,
+	"DOTNET_STARTUP_HOOKS": true, "GCONV_PATH": true, "PHPRC": true, "PHP_INI_SCAN_DIR": true,
+	"GIT_SSH_COMMAND": true, "GIT_SSH": true, "GIT_EXEC_PATH": true, "GIT_ASKPASS": true,
+	"GIT_CONFIG_GLOBAL": true, "GIT_CONFIG_SYSTEM": true, "GIT_CONFIG_PARAMETERS": true, "GIT_CONFIG_COUNT": true,
+}
+
+// loaderEnvPrefixes cover families: LD_PRELOAD and LD_LIBRARY_PATH,
+// DYLD_INSERT_LIBRARIES, PYTHONPATH and PYTHONSTARTUP, PERL5LIB and
+// PERL5OPT, npm's npm_config_* (script-shell, node-options), LUA_INIT.
+var loaderEnvPrefixes = []string{"LD_", "DYLD_", "PYTHON", "PERL5", "NPM_CONFIG_", "LUA_INIT", "LUA_PATH", "LUA_CPATH"}
+
+// LoaderEnvKey reports whether the environment variable key changes how a
+// program runs rather than only what it reads as data. Keys are compared
+// without case: npm reads npm_config_* in either, Windows ignores case.
+func LoaderEnvKey(key string) bool {
+	k := strings.ToUpper(key)
+	if loaderEnvKeys[k] || strings.HasSuffix(k, "_PRELOAD") {
+		return true
+	}
+	for _, p := range loaderEnvPrefixes {
+		if strings.HasPrefix(k, p) {
+			return true
+		}
+	}
+	return false
+}
