@@ -120,28 +120,43 @@ func (s *Invocations) Start(ctx context.Context, req CallRequest) (Invocation, e
 		Arguments: args, Status: InvocationPending, RetryOf: req.RetryOf, StartedAt: s.opts.Clock.Now(),
 	}
 	c := &call{svc: s, inv: inv, done: make(chan struct{})}
-	if err := c.save(ctx); err != nil {
-		return Invocation{}, err
-	}
-	pending := c.snapshot()
+	// The call is known in memory before anyone can see it stored, so a
+	// Cancel never takes it for one a stopped process left behind.
 	s.mu.Lock()
 	s.running[inv.ID] = c
 	s.mu.Unlock()
+	if err := c.save(ctx); err != nil {
+		s.mu.Lock()
+		delete(s.running, inv.ID)
+		s.mu.Unlock()
+		close(c.done) // a Close that saw it must not wait for it
+		return Invocation{}, err
+	}
+	pending := c.snapshot()
 	go c.run()
 	return pending, nil
 }
 
 // Cancel ends a pending or running call as cancelled. A finished call is
-// returned as it is.
+// returned as it is. A call stored as unfinished that no goroutine here
+// runs (a stopped process left it) is ended as interrupted, with its
+// audit row.
 func (s *Invocations) Cancel(ctx context.Context, scope Scope, id string) (Invocation, error) {
 	s.mu.Lock()
 	c, ok := s.running[id]
 	s.mu.Unlock()
-	if !ok || c.snapshot().Scope != scope {
-		return s.Get(ctx, scope, id)
+	if ok && c.snapshot().Scope == scope {
+		c.cancelByPerson()
+		return c.wait(ctx)
 	}
-	c.cancelByPerson()
-	return c.wait(ctx)
+	if ok {
+		return Invocation{}, fmt.Errorf("invocation %q: %w", id, ErrInvocationNotFound)
+	}
+	inv, err := s.opts.Store.Invocation(ctx, scope, id)
+	if err != nil || inv.Status.Final() {
+		return inv, err
+	}
+	return s.interruptOrphan(ctx, scope, id)
 }
 
 // Retry runs a finished call's arguments again as a new invocation.
@@ -210,6 +225,11 @@ func normalizeArgs(raw json.RawMessage) (json.RawMessage, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return json.RawMessage(`{}`), nil
+	}
+	// Checked here too, so every way a call starts (API, form, gateway)
+	// refuses what the store could not keep.
+	if err := CheckJSONDepth(raw, MaxArgumentsDepth); err != nil {
+		return nil, err
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {

@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"time"
 )
 
 // Settings is one parsed settings file: the entries that resolved and the
@@ -52,11 +51,13 @@ func ParseSettings(path string, data []byte, getenv func(string) string) (Settin
 	if len(bytes.TrimSpace(data)) == 0 {
 		return set, &SettingsError{File: path, Line: 1, Column: 1, Message: "the file is empty"}
 	}
-	var probe any
+	// Check the syntax only: a number too large for float64 is the problem
+	// of the entry that holds it, not of the whole file.
+	var probe json.RawMessage
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return set, jsonError(path, data, err)
 	}
-	if _, ok := probe.(map[string]any); !ok {
+	if probe = bytes.TrimSpace(probe); len(probe) == 0 || probe[0] != '{' {
 		return set, &SettingsError{File: path, Line: 1, Column: 1, Message: "the file must hold a JSON object"}
 	}
 	entries, err := scanEntries(data)
@@ -92,6 +93,10 @@ func ParseSettings(path string, data []byte, getenv func(string) string) (Settin
 			continue
 		}
 		seen[e.name] = true
+		if msg := checkName(e.name); msg != "" {
+			fail(e.keyStart, "%s", msg)
+			continue
+		}
 		cfg, off, msg := resolveEntry(e, data[e.valueStart:e.valueEnd], getenv)
 		if msg != "" {
 			fail(e.valueStart+off, "%s", msg)
@@ -143,6 +148,10 @@ func resolveEntry(e entry, raw []byte, getenv func(string) string) (ServerConfig
 	if err := json.Unmarshal(raw, &r); err != nil {
 		var typ *json.UnmarshalTypeError
 		if errors.As(err, &typ) {
+			if rng, ok := rangeFor(typ.Field); ok && strings.HasPrefix(typ.Value, "number") {
+				// A number beyond float64, such as 1e400.
+				return ServerConfig{}, valueOffset(raw, typ.Field), rangeMessage(rng, strings.TrimPrefix(typ.Value, "number "))
+			}
 			return ServerConfig{}, max(typ.Offset-1, 0), fmt.Sprintf("%q has the wrong type: got %s, want %s", typ.Field, typ.Value, typ.Type)
 		}
 		return ServerConfig{}, 0, "the entry must be a JSON object"
@@ -162,29 +171,15 @@ func resolveEntry(e entry, raw []byte, getenv func(string) string) (ServerConfig
 	}
 	cfg.Env = expandMap(r.Env, getenv)
 	cfg.Headers = expandMap(r.Headers, getenv)
-	if r.KeepAliveSeconds != nil {
-		if *r.KeepAliveSeconds < 0 {
-			return ServerConfig{}, 0, `"keepAliveSeconds" must be 0 (off) or more`
-		}
-		cfg.KeepAlive = seconds(*r.KeepAliveSeconds)
-	}
-	if r.ConnectTimeoutSeconds != nil {
-		if *r.ConnectTimeoutSeconds <= 0 {
-			return ServerConfig{}, 0, `"connectTimeoutSeconds" must be more than 0`
-		}
-		cfg.ConnectTimeout = seconds(*r.ConnectTimeoutSeconds)
-	}
-	if r.CallTimeoutSeconds != nil {
-		if *r.CallTimeoutSeconds <= 0 {
-			return ServerConfig{}, 0, `"callTimeoutSeconds" must be more than 0`
-		}
-		cfg.CallTimeout = seconds(*r.CallTimeoutSeconds)
+	if off, msg := applyTimings(&cfg, r, raw); msg != "" {
+		return ServerConfig{}, off, msg
 	}
 	rawURL := r.URL
 	if r.HTTPURL != "" {
 		rawURL = r.HTTPURL
 	}
 	cfg.URL = expand(rawURL, getenv)
+	cfg.Raw = written(r, rawURL)
 
 	switch strings.ToLower(r.Type) {
 	case "stdio":
@@ -237,5 +232,3 @@ func expandMap(m map[string]string, getenv func(string) string) map[string]strin
 	}
 	return out
 }
-
-func seconds(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }

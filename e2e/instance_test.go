@@ -23,7 +23,8 @@ const waitLong = 60 * time.Second
 // instance is one running switchboard process with its own data
 // directory, on a free port, followed through its event stream.
 type instance struct {
-	URL      string
+	URL      string // the base URL, without the sign-in token
+	Token    string // the access token from the sign-in link it printed
 	Settings string // the settings file it reads; empty in demo mode
 	Data     string // its SQLite directory
 	pid      int
@@ -95,7 +96,7 @@ func run(t *testing.T, settings string, args ...string) *instance {
 		t.Fatalf("first stdout line %q (%v), want %q...", line, err, prefix)
 	}
 	go io.Copy(io.Discard, stdout)
-	in.URL = strings.TrimSpace(strings.TrimPrefix(line, prefix))
+	in.URL, in.Token = parseListening(t, strings.TrimSpace(strings.TrimPrefix(line, prefix)))
 	in.events = follow(ctx, t, in.URL+"/api/v1/events")
 	return in
 }

@@ -314,7 +314,7 @@ func openCards(t *testing.T, in *instance, opts playwright.BrowserNewContextOpti
 	if err := page.AddInitScript(playwright.Script{Content: playwright.String(cardProbe)}); err != nil {
 		t.Fatal(err)
 	}
-	goTo(t, page, in.URL)
+	goTo(t, page, in.link())
 	waitTrue(t, page, `() => window.__sseOpen === true`, nil, "the page stream opens")
 	return page
 }
@@ -408,7 +408,7 @@ func (p *persistent) start(t *testing.T) (in *instance, stop func()) {
 		t.Fatalf("first stdout line %q (%v), want %q...", line, err, prefix)
 	}
 	go io.Copy(io.Discard, stdout)
-	in.URL = strings.TrimSpace(strings.TrimPrefix(line, prefix))
+	in.URL, in.Token = parseListening(t, strings.TrimSpace(strings.TrimPrefix(line, prefix)))
 	in.events = follow(ctx, t, in.URL+"/api/v1/events")
 	return in, stop
 }

@@ -84,7 +84,7 @@ func TestConnectedWithinOneFrame(t *testing.T) {
 	if err := page.AddInitScript(playwright.Script{Content: playwright.String(fmt.Sprintf(frameProbe, name))}); err != nil {
 		t.Fatal(err)
 	}
-	goTo(t, page, in.URL)
+	goTo(t, page, in.link())
 	waitAllChips(t, page, name, "connected")
 	waitTrue(t, page, `() => window.__sseOpen === true`, nil, "htmx:sseOpen on the page stream")
 

@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,6 +35,9 @@ func TestMain(m *testing.M) {
 }
 
 func setup(m *testing.M) (int, error) {
+	// Every instance requires its access token: plain http.Get and
+	// http.Post calls of the tests send the one their instance printed.
+	http.DefaultClient.Transport = bearerTransport{next: http.DefaultTransport}
 	tmp, err := os.MkdirTemp("", "switchboard-e2e-")
 	if err != nil {
 		return 0, err

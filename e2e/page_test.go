@@ -61,7 +61,7 @@ func open(t *testing.T, in *instance) playwright.Page {
 func openWith(t *testing.T, in *instance, opts playwright.BrowserNewContextOptions) playwright.Page {
 	t.Helper()
 	page := newPage(t, opts)
-	goTo(t, page, in.URL)
+	goTo(t, page, in.link())
 	return page
 }
 

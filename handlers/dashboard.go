@@ -15,6 +15,7 @@ import (
 // contentSecurityPolicy allows only the binary's own scripts and styles:
 // no inline script, no eval, no remote anything, so an escaped-but-hostile
 // server name or result can never run inside an embedding desktop app.
+// The guard adds frame-ancestors and sets it on every response.
 const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; " +
 	"media-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'"
 
@@ -87,7 +88,6 @@ func (d *dashboardPage) show(c echo.Context) error {
 		return fmt.Errorf("render dashboard: %w", err)
 	}
 	h := c.Response().Header()
-	h.Set("Content-Security-Policy", contentSecurityPolicy)
 	h.Set("Cache-Control", "no-store")
 	h.Set("Vary", "Accept-Language, Cookie")
 	return c.HTMLBlob(http.StatusOK, buf.Bytes())

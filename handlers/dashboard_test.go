@@ -106,6 +106,7 @@ func (f *fixture) rawGet(t *testing.T, path, encoding string) (*http.Response, [
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, f.srv.URL+path, nil)
+	authorize(req)
 	if encoding != "" {
 		req.Header.Set("Accept-Encoding", encoding)
 	}

@@ -88,7 +88,6 @@ func (u *drawerUI) render(c echo.Context, status int, comps ...templ.Component) 
 		}
 	}
 	h := c.Response().Header()
-	h.Set("Content-Security-Policy", contentSecurityPolicy)
 	h.Set("Cache-Control", "no-store")
 	h.Set("Vary", "Accept-Language, Cookie")
 	return c.HTMLBlob(status, buf.Bytes())

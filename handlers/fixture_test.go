@@ -26,6 +26,29 @@ const patience = 10 * time.Second
 
 const settingsPath = "/home/dev/.config/switchboard/mcp.json"
 
+// fixtureToken is the access token of every fixture; the fixture's client
+// sends it, as every real client of Switchboard must.
+const fixtureToken = "fixture-token-0123456789-abcdefghijklmnop"
+
+// withToken sends the access token on requests that carry no credential
+// of their own, so tests speak to Switchboard as its owner does.
+type withToken struct{ next http.RoundTripper }
+
+func (w withToken) RoundTrip(req *http.Request) (*http.Response, error) {
+	if _, set := req.Header["Authorization"]; set {
+		return w.next.RoundTrip(req)
+	}
+	req = req.Clone(req.Context())
+	req.Header.Set("Authorization", "Bearer "+fixtureToken)
+	return w.next.RoundTrip(req)
+}
+
+// authorize adds the access token to a request served in-process.
+func authorize(req *http.Request) *http.Request {
+	req.Header.Set("Authorization", "Bearer "+fixtureToken)
+	return req
+}
+
 // fixture is a real fleet, driven through fakes, behind the real echo
 // instance on a real listener.
 type fixture struct {
@@ -66,12 +89,15 @@ func newFixture(t *testing.T, configure ...func(*handlers.Options)) *fixture {
 		Heartbeat:    time.Hour, // no pings unless a test asks for them
 		Done:         f.done,
 		AllowedHosts: []string{"switchboard.test:8080", "switchboard.test"},
+		Token:        fixtureToken,
 	}
 	for _, c := range configure {
 		c(&opts)
 	}
 	f.echo = handlers.New(opts)
 	f.srv = httptest.NewServer(f.echo)
+	client := f.srv.Client()
+	client.Transport = withToken{next: client.Transport}
 	t.Cleanup(func() {
 		f.shutdown() // event streams end, or Close would wait for them forever
 		f.srv.Close()

@@ -47,6 +47,16 @@ type Options struct {
 	// Demo says whether the built-in demo servers are running, for the
 	// dashboard's notice.
 	Demo views.DemoProps
+	// Token is the access token every route but the public ones requires
+	// (required, at least MinTokenLength characters): as a bearer
+	// credential, or exchanged once for the dashboard's session cookie.
+	Token string
+	// TokenCommand is the command a person runs to print the token, shown
+	// on the sign-in page.
+	TokenCommand string
+	// FrameAncestors are the origins allowed to frame the dashboard; empty
+	// forbids framing altogether.
+	FrameAncestors []string
 }
 
 func (o Options) withDefaults() Options {
@@ -66,6 +76,9 @@ func (o Options) withDefaults() Options {
 	if o.Heartbeat <= 0 {
 		o.Heartbeat = DefaultHeartbeat
 	}
+	if o.TokenCommand == "" {
+		o.TokenCommand = "switchboard token"
+	}
 	return o
 }
 
@@ -80,8 +93,11 @@ func New(opts Options) *echo.Echo {
 	e.Logger.SetOutput(slog.NewLogLogger(opts.Log.Handler(), slog.LevelError).Writer())
 	e.StdLogger = slog.NewLogLogger(opts.Log.Handler(), slog.LevelError)
 	e.HTTPErrorHandler = renderError(opts.Log)
-	e.Pre(guard(newHostPolicy(opts.AllowedHosts)))
+	e.Pre(guard(newHostPolicy(opts.AllowedHosts), opts.FrameAncestors))
+	auth := newAuthenticator(opts.Token)
+	signIn := &signInPage{auth: auth, prefs: newPreferences(opts), command: opts.TokenCommand}
+	e.Pre(requireToken(auth, signIn.showInPlace))
 	e.Use(compress())
-	register(e, opts)
+	register(e, opts, signIn)
 	return e
 }

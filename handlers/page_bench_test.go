@@ -70,13 +70,13 @@ func BenchmarkPageEventLatency(b *testing.B) {
 			b.Run(fmt.Sprintf("servers=%d/pages=%d", servers, pages), func(b *testing.B) {
 				fleet := pageBenchFleet(b, servers, 12)
 				done := make(chan struct{})
-				e := handlers.New(handlers.Options{Fleet: fleet, Done: done, Heartbeat: time.Hour})
+				e := handlers.New(handlers.Options{Fleet: fleet, Done: done, Heartbeat: time.Hour, Token: fixtureToken})
 				writers := make([]*streamWriter, pages)
 				var wg sync.WaitGroup
 				for i := range writers {
 					w := &streamWriter{header: http.Header{}, writes: make(chan int, 1)}
 					writers[i] = w
-					req := httptest.NewRequest(http.MethodGet, handlers.PathPageEvents, nil)
+					req := authorize(httptest.NewRequest(http.MethodGet, handlers.PathPageEvents, nil))
 					req.Host = "127.0.0.1:7777"
 					wg.Add(1)
 					go func() { defer wg.Done(); e.ServeHTTP(w, req) }()
@@ -132,11 +132,11 @@ func BenchmarkPageRender(b *testing.B) {
 		b.ReportMetric(float64(buf.Len()), "B/page")
 	})
 	b.Run("handler", func(b *testing.B) {
-		e := handlers.New(handlers.Options{Fleet: fleet})
+		e := handlers.New(handlers.Options{Fleet: fleet, Token: fixtureToken})
 		b.ReportAllocs()
 		var n int
 		for b.Loop() {
-			req := httptest.NewRequest(http.MethodGet, handlers.PathDashboard, nil)
+			req := authorize(httptest.NewRequest(http.MethodGet, handlers.PathDashboard, nil))
 			req.Host = "127.0.0.1:7777"
 			req.Header.Set("Accept-Encoding", "gzip")
 			rec := httptest.NewRecorder()
@@ -161,6 +161,7 @@ func TestFirstLoadBytes(t *testing.T) {
 	fetch := func(path string, gzip bool) (int, []byte, string) {
 		t.Helper()
 		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, f.srv.URL+path, nil)
+		authorize(req)
 		if gzip {
 			req.Header.Set("Accept-Encoding", "gzip")
 		}

@@ -53,9 +53,14 @@ const (
 	PathUIInvocation      = "/ui/invocations/:" + idParam                  // GET: one card, or ?item=N one content item in full
 	PathUIInvocationCopy  = PathUIInvocation + "/copy"                     // GET ?part=arguments|result: the full text, for the clipboard
 	PathUIInvocationRead  = PathUIInvocation + "/read"                     // GET ?uri=: a linked resource's preview
+	PathUIInvocationMedia = PathUIInvocation + "/media"                    // GET ?item=N: an image, audio or blob item's bytes
 	PathUIInvocationRetry = PathUIInvocation + "/retry"
 	PathUIInvocationStop  = PathUIInvocation + "/stop"
 	PathUIHistory         = "/ui/history" // the stored calls, filtered
+
+	// PathSignIn is the sign-in page (GET) and form (POST): the one page
+	// served without the access token.
+	PathSignIn = "/signin"
 
 	PathStatic = "/static"
 	// PathStylesheet is the dashboard's stylesheet inside PathStatic.
@@ -80,12 +85,14 @@ func ServerPath(pattern, name string) string {
 var viewLinks = views.Links{History: PathUIHistory, RunForm: RunFormPath}
 
 // register adds every route. It is the one route table of the binary.
-func register(e *echo.Echo, opts Options) {
+func register(e *echo.Echo, opts Options, signIn *signInPage) {
 	servers := &serversAPI{fleet: opts.Fleet}
 	events := &eventsAPI{hub: opts.Fleet.Hub(), heartbeat: opts.Heartbeat, done: opts.Done, config: opts.Config}
 	config := &configAPI{reloader: opts.Config}
 
 	e.GET(PathHealth, health)
+	e.GET(PathSignIn, signIn.show)
+	e.POST(PathSignIn, signIn.submit)
 
 	e.GET(PathServers, servers.list)
 	e.GET(PathServer, servers.get)
@@ -105,7 +112,7 @@ func register(e *echo.Echo, opts Options) {
 	e.GET(PathStatic+"/*", staticFiles())
 
 	// -- page routes (events, preferences): register below this line --
-	prefs := &preferences{store: opts.Preferences, catalog: opts.Catalog, log: opts.Log}
+	prefs := signIn.prefs
 	dashboard := &dashboardPage{fleet: opts.Fleet, config: opts.Config, prefs: prefs, demo: opts.Demo, now: time.Now}
 	pageStream := &pageEvents{hub: opts.Fleet.Hub(), config: opts.Config, prefs: prefs, heartbeat: opts.Heartbeat, done: opts.Done, now: time.Now}
 	e.GET(PathDashboard, dashboard.show)
@@ -137,6 +144,7 @@ func register(e *echo.Echo, opts Options) {
 		e.GET(PathUIInvocation, ui.card)
 		e.GET(PathUIInvocationCopy, ui.copyText)
 		e.GET(PathUIInvocationRead, ui.read)
+		e.GET(PathUIInvocationMedia, ui.media)
 		e.POST(PathUIInvocationRetry, ui.retry)
 		e.POST(PathUIInvocationStop, ui.stop)
 		e.GET(PathUIHistory, ui.history)
@@ -150,7 +158,7 @@ func register(e *echo.Echo, opts Options) {
 	}
 
 	// -- project server approval (dialog buttons): register below this line --
-	approval := &approvalUI{approvals: opts.Approvals}
+	approval := &approvalUI{approvals: opts.Approvals, ui: drawer}
 	e.POST(PathUIApprove, drawer.withToast("ToastApproveFailed", approval.approve))
 	e.POST(PathUIReject, drawer.withToast("ToastRejectFailed", approval.reject))
 }

@@ -24,6 +24,18 @@ func newHostPolicy(hosts []string) hostPolicy {
 	return p
 }
 
+// framePolicy is the Content-Security-Policy of every response, with the
+// pages that may frame the dashboard: none by default, so no other site
+// can lay it under a decoy and borrow a click (clickjacking). A desktop
+// host loads the page top-level, where frame-ancestors does not apply.
+func framePolicy(ancestors []string) (csp, xfo string) {
+	if len(ancestors) == 0 {
+		return contentSecurityPolicy + "; frame-ancestors 'none'", "DENY"
+	}
+	// X-Frame-Options cannot name an origin, so only the CSP speaks then.
+	return contentSecurityPolicy + "; frame-ancestors " + strings.Join(ancestors, " "), ""
+}
+
 // allows reports whether hostport names this server: one of the
 // configured values exactly, or a loopback name with any port.
 func (p hostPolicy) allows(hostport string) bool {
@@ -51,7 +63,11 @@ func (p hostPolicy) allows(hostport string) bool {
 // change anything here. The opaque origin "null" never matches.
 func (p hostPolicy) allowsOrigin(origin, host string) bool {
 	u, err := url.Parse(origin)
-	if err != nil || u.Host == "" {
+	if err != nil || u.Host == "" || u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
+		return false // browsers send scheme://host[:port] and nothing else
+	}
+	// Switchboard serves plain HTTP; a TLS proxy in front makes it https.
+	if u.Scheme != "http" && u.Scheme != "https" {
 		return false
 	}
 	return strings.EqualFold(u.Host, host) && p.allows(u.Host)
@@ -70,17 +86,27 @@ func changesState(method string) bool {
 // guard runs before routing, so unknown paths are guarded too. Requests
 // without an Origin header come from non-browser clients, which cannot be
 // tricked into sending them, and pass.
-func guard(p hostPolicy) echo.MiddlewareFunc {
+func guard(p hostPolicy, frameAncestors []string) echo.MiddlewareFunc {
+	csp, xfo := framePolicy(frameAncestors)
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			h := c.Response().Header()
 			h.Set("X-Content-Type-Options", "nosniff")
 			h.Set("Referrer-Policy", "no-referrer")
+			h.Set("Content-Security-Policy", csp)
+			if xfo != "" {
+				h.Set("X-Frame-Options", xfo)
+			}
 			req := c.Request()
 			if !p.allows(req.Host) {
 				return &apiError{http.StatusForbidden, "forbidden_host", "this host name is not allowed; use localhost or a configured address"}
 			}
 			if origin := req.Header.Get(echo.HeaderOrigin); origin != "" && changesState(req.Method) && !p.allowsOrigin(origin, req.Host) {
+				return &apiError{http.StatusForbidden, "forbidden_origin", "cross-site requests may not change anything"}
+			}
+			// A browser that says the request comes from another site is
+			// believed even when it sent no Origin.
+			if changesState(req.Method) && req.Header.Get("Sec-Fetch-Site") == "cross-site" {
 				return &apiError{http.StatusForbidden, "forbidden_origin", "cross-site requests may not change anything"}
 			}
 			return next(c)

@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/switchboard-mcp/switchboard/domain"
@@ -39,12 +40,19 @@ func TestHostAndOriginGuard(t *testing.T) {
 		{"post-opaque-origin", "POST", disable, "127.0.0.1:8080", "null", 403, "forbidden_origin"},
 		{"delete-cross-origin", "DELETE", handlers.ServerPath(handlers.PathServer, "files"), "localhost:8080", "https://evil.example", 403, "forbidden_origin"},
 		{"get-cross-origin-reads-are-left-to-cors", "GET", handlers.PathHealth, "localhost:8080", "http://evil.example", 200, ""},
+		{"post-origin-other-scheme", "POST", disable, "127.0.0.1:8080", "ftp://127.0.0.1:8080", 403, "forbidden_origin"},
+		{"post-origin-with-userinfo", "POST", disable, "127.0.0.1:8080", "http://evil.example@127.0.0.1:8080", 403, "forbidden_origin"},
+		{"post-origin-with-path", "POST", disable, "127.0.0.1:8080", "http://127.0.0.1:8080/path", 403, "forbidden_origin"},
+		{"post-sec-fetch-cross-site", "POST", disable, "127.0.0.1:8080", "", 403, "forbidden_origin"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			req := httptest.NewRequest(tc.method, tc.path, nil)
+			req := authorize(httptest.NewRequest(tc.method, tc.path, nil))
 			req.Host = tc.host
 			if tc.origin != "" {
 				req.Header.Set("Origin", tc.origin)
+			}
+			if strings.HasSuffix(tc.name, "sec-fetch-cross-site") {
+				req.Header.Set("Sec-Fetch-Site", "cross-site")
 			}
 			rec := httptest.NewRecorder()
 			f.echo.ServeHTTP(rec, req)
@@ -56,7 +64,7 @@ func TestHostAndOriginGuard(t *testing.T) {
 			for key, want := range map[string]string{
 				"X-Content-Type-Options": "nosniff",
 				"Referrer-Policy":        "no-referrer",
-				"X-Frame-Options":        "", // desktop webviews embed the dashboard
+				"X-Frame-Options":        "DENY", // no page of another site may frame the dashboard
 			} {
 				if got := rec.Header().Get(key); got != want {
 					t.Errorf("header %s: got %q, want %q", key, got, want)

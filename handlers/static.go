@@ -21,7 +21,6 @@ func staticFiles() echo.HandlerFunc {
 		}
 		h := c.Response().Header()
 		h.Set("Cache-Control", "public, max-age=300, must-revalidate")
-		h.Set("Content-Security-Policy", contentSecurityPolicy)
 		r := c.Request().Clone(c.Request().Context())
 		r.URL.Path = "/" + name
 		files.ServeHTTP(c.Response(), r)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/switchboard-mcp/switchboard/domain"
+	"github.com/switchboard-mcp/switchboard/mcpclient"
 )
 
 // DefaultAddr is loopback only: the dashboard can restart and remove
@@ -29,6 +30,11 @@ type serveConfig struct {
 	allowedSet       bool
 	resultCap        int64         // bytes of one tool result kept in the store
 	retention        time.Duration // how long finished invocations and audit rows are kept; 0 keeps them
+	token            tokenSource
+	allowRemote      bool     // --allow-remote: a non-loopback --addr was asked for knowingly
+	allowedHosts     []string // --allowed-hosts: more Host names to answer to
+	frameAncestors   []string // --frame-ancestors: origins that may frame the dashboard
+	maxMessageBytes  int64    // the largest message a server may send
 }
 
 // parseServeFlags reads flags, each defaulting to its SWITCHBOARD_*
@@ -55,7 +61,31 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	allowed := fs.String("allowed-mcp-server-names", getenv("SWITCHBOARD_ALLOWED_MCP_SERVER_NAMES"),
 		"comma-separated servers that may connect at all; edits of mcp.allowed may narrow this, never widen it (env SWITCHBOARD_ALLOWED_MCP_SERVER_NAMES)")
 	fs.BoolVar(&c.demo, "demo", demoDefault, "run the built-in demo servers instead of a settings file (env SWITCHBOARD_DEMO)")
+	fs.StringVar(&c.token.file, "token-file", getenv("SWITCHBOARD_TOKEN_FILE"), "file holding the access token a host app chose (env SWITCHBOARD_TOKEN_FILE; SWITCHBOARD_TOKEN passes the token itself; default DATA/token, created on first start)")
+	remoteDefault, _ := strconv.ParseBool(getenv("SWITCHBOARD_ALLOW_REMOTE"))
+	fs.BoolVar(&c.allowRemote, "allow-remote", remoteDefault, "allow a non-loopback --addr; the token then travels in clear text unless a TLS proxy is in front (env SWITCHBOARD_ALLOW_REMOTE)")
+	hosts := fs.String("allowed-hosts", getenv("SWITCHBOARD_ALLOWED_HOSTS"), "comma-separated extra Host names (host or host:port) to answer to, e.g. a LAN name (env SWITCHBOARD_ALLOWED_HOSTS)")
+	frames := fs.String("frame-ancestors", getenv("SWITCHBOARD_FRAME_ANCESTORS"), "space-separated origins allowed to show the dashboard in an iframe; default none (env SWITCHBOARD_FRAME_ANCESTORS)")
+	msgDefault, err := envInt(getenv, "SWITCHBOARD_MAX_MESSAGE_BYTES", mcpclient.DefaultMaxMessageBytes)
+	if err != nil {
+		return serveConfig{}, err
+	}
+	fs.Int64Var(&c.maxMessageBytes, "max-message-bytes", msgDefault, "largest message a server may send, in bytes; a server that sends more is stopped with a protocol error (env SWITCHBOARD_MAX_MESSAGE_BYTES)")
 	if err := fs.Parse(args); err != nil {
+		return serveConfig{}, err
+	}
+	c.token.value = getenv("SWITCHBOARD_TOKEN")
+	c.allowedHosts = splitList(*hosts, ",")
+	c.frameAncestors = splitList(*frames, " ")
+	for _, o := range c.frameAncestors {
+		if err := checkFrameAncestor(o); err != nil {
+			return serveConfig{}, err
+		}
+	}
+	if c.maxMessageBytes < 64<<10 {
+		return serveConfig{}, fmt.Errorf("--max-message-bytes must be at least 65536, got %d", c.maxMessageBytes)
+	}
+	if err := checkListenAddr(c.addr, c.allowRemote); err != nil {
 		return serveConfig{}, err
 	}
 	if fs.NArg() > 0 {
@@ -94,7 +124,19 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	if c.project, err = filepath.Abs(c.project); err != nil {
 		return serveConfig{}, fmt.Errorf("project directory: %w", err)
 	}
+	c.token.data = c.data
 	return c, nil
+}
+
+// splitList splits a flag's list on sep, dropping empty items.
+func splitList(s, sep string) []string {
+	var out []string
+	for _, v := range strings.Split(s, sep) {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // DefaultRetention keeps a month of tool calls: long enough to audit what

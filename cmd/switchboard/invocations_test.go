@@ -35,7 +35,9 @@ func TestAuditRowsMatchInvocations(t *testing.T) {
 		// The stream is open before the call starts, so its end is seen.
 		var id string
 		p.eventsOf("invocation", func() {
-			resp, err := http.Post(p.url+handlers.ToolCallPath("demo", c.tool), "application/json", bytes.NewReader([]byte(c.args)))
+			req, _ := http.NewRequest(http.MethodPost, p.url+handlers.ToolCallPath("demo", c.tool), bytes.NewReader([]byte(c.args)))
+			req.Header.Set("Content-Type", "application/json")
+			resp, err := http.DefaultClient.Do(p.authorize(req))
 			if err != nil {
 				t.Fatal(err)
 			}

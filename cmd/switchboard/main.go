@@ -11,12 +11,14 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/switchboard-mcp/switchboard/demoserver"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go exitAfterDeadline(ctx)
 	err := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	var crash *demoserver.CrashError
@@ -32,6 +34,20 @@ func main() {
 	}
 }
 
+// shutdownDeadline is how long SIGINT or SIGTERM may take to end the
+// process: a host app or service manager that stops Switchboard must be
+// able to count on it, whatever a child or a file read is doing.
+const shutdownDeadline = 10 * time.Second
+
+// exitAfterDeadline ends the process shutdownDeadline after ctx is done
+// (a signal arrived), if the orderly shutdown has not finished by then.
+func exitAfterDeadline(ctx context.Context) {
+	<-ctx.Done()
+	time.Sleep(shutdownDeadline)
+	fmt.Fprintf(os.Stderr, "switchboard: shutdown took longer than %s; exiting now\n", shutdownDeadline)
+	os.Exit(1)
+}
+
 // run is main without the process: it takes everything from outside as
 // arguments so tests can run the whole program in-process.
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -41,6 +57,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 			return demoserver.Run(ctx, args[1:], stdin, stdout, stderr)
 		case "status":
 			return runStatus(ctx, args[1:], getenv, stdout, stderr)
+		case "token":
+			return runToken(args[1:], getenv, stdout, stderr)
 		case "serve":
 			args = args[1:]
 		case "help", "-h", "--help":
@@ -57,8 +75,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 
 const usage = `Usage:
   switchboard [serve] [--addr HOST:PORT] [--settings PATH] [--data DIR] [--project DIR] [--demo]
+                      [--token-file PATH] [--allow-remote] [--allowed-hosts H,...] [--frame-ancestors ORIGIN ...]
+                      [--max-message-bytes N]
       Supervise the servers of a settings file and serve the dashboard and API.
-  switchboard status [--addr HOST:PORT]
+      Prints the sign-in link (with the access token) once it listens.
+  switchboard token [--data DIR]
+      Print the access token of the data directory, creating it if needed.
+  switchboard status [--addr HOST:PORT] [--data DIR] [--token-file PATH]
       Print one line per server of a running instance.
   switchboard demo-server [--transport stdio|http|sse] [--addr HOST:PORT] [--crash-every DURATION]
       Run the built-in demo MCP server.

@@ -45,11 +45,12 @@ const patience = 60 * time.Second
 
 // proc is one running switchboard.
 type proc struct {
-	t    *testing.T
-	cmd  *exec.Cmd
-	url  string
-	addr string
-	logs *lineLog
+	t     *testing.T
+	cmd   *exec.Cmd
+	url   string // the base URL, without the sign-in token
+	addr  string
+	token string
+	logs  *lineLog
 }
 
 // launch starts switchboard with args plus a loopback port 0 and waits for
@@ -75,9 +76,20 @@ func launch(t *testing.T, data string, args ...string) *proc {
 	if err != nil || !strings.HasPrefix(line, prefix) {
 		t.Fatalf("first stdout line %q (%v), want %q...; log:\n%s", line, err, prefix, p.logs)
 	}
-	p.url = strings.TrimSpace(strings.TrimPrefix(line, prefix))
+	link := strings.TrimSpace(strings.TrimPrefix(line, prefix))
+	base, token, ok := strings.Cut(link, "/?token=")
+	if !ok || len(token) < 32 {
+		t.Fatalf("listening line %q: want http://HOST:PORT/?token=<token>", line)
+	}
+	p.url, p.token = base, token
 	p.addr = strings.TrimPrefix(p.url, "http://")
 	return p
+}
+
+// authorize adds the instance's access token, as every client must.
+func (p *proc) authorize(req *http.Request) *http.Request {
+	req.Header.Set("Authorization", "Bearer "+p.token)
+	return req
 }
 
 // stop sends SIGTERM and waits for a clean exit.
@@ -102,6 +114,7 @@ func (p *proc) stop() {
 func (p *proc) do(method, path string) (int, []byte) {
 	p.t.Helper()
 	req, _ := http.NewRequest(method, p.url+path, nil)
+	p.authorize(req)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		p.t.Fatalf("%s %s: %v", method, path, err)
@@ -131,6 +144,7 @@ func (p *proc) events(name string, stop func(handlers.StatusDTO) bool) []handler
 	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.url+handlers.PathEvents, nil)
+	p.authorize(req)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		p.t.Fatalf("event stream: %v", err)
@@ -173,6 +187,7 @@ func (p *proc) eventsOf(event string, start func(), done func(data []byte) bool)
 	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.url+handlers.PathEvents, nil)
+	p.authorize(req)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		p.t.Fatalf("event stream: %v", err)

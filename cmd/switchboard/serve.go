@@ -24,10 +24,11 @@ import (
 )
 
 // Shutdown budgets: HTTP first (streams end at once), then the servers,
-// whose children get a grace period before they are killed.
+// whose children get a grace period before they are killed. Together they
+// stay inside shutdownDeadline, the promise that SIGTERM ends the process.
 const (
-	httpShutdownTimeout  = 5 * time.Second
-	fleetShutdownTimeout = 15 * time.Second
+	httpShutdownTimeout  = 2 * time.Second
+	fleetShutdownTimeout = 6 * time.Second
 )
 
 // serve runs Switchboard until ctx ends, then shuts down in order: HTTP,
@@ -38,6 +39,11 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 	db, err := sqlite.Open(ctx, cfg.data)
 	if err != nil {
 		return fmt.Errorf("open database: %w", err)
+	}
+	token, err := cfg.token.load()
+	if err != nil {
+		_ = db.Close()
+		return err
 	}
 	defer func() { err = errors.Join(err, db.Close()) }()
 
@@ -52,7 +58,7 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 	scope := domain.Scope{User: domain.LocalUser, Workspace: cfg.project}
 	fleet := domain.NewFleet(domain.FleetOptions{
 		SupervisorOptions: domain.SupervisorOptions{
-			Connector: mcpclient.New(mcpclient.Options{Log: log.With("component", "mcpclient")}),
+			Connector: mcpclient.New(mcpclient.Options{Log: log.With("component", "mcpclient"), MaxMessageBytes: cfg.maxMessageBytes}),
 			Store:     db.ServerStore(),
 			Scope:     scope,
 			Log:       log.With("component", "supervisor"),
@@ -69,6 +75,7 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 		Log:            log.With("component", "invocations"),
 		MaxResultBytes: cfg.resultCap,
 	})
+	recoverFromStop(ctx, db, invocations, log)
 	pruneDone := make(chan struct{})
 	go prune(ctx, invocations, cfg.retention, log, pruneDone)
 
@@ -117,24 +124,33 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
 	}
 	addr := ln.Addr().String()
+	if host, _, _ := net.SplitHostPort(addr); !loopbackHost(host) {
+		log.Warn("listening beyond this machine: anyone who can reach the port and has the access token can drive Switchboard, "+
+			"and without TLS the token travels in clear text; put a TLS proxy in front", "addr", addr)
+	}
 	done := make(chan struct{})
 	e := handlers.New(handlers.Options{
-		Fleet:        fleet,
-		Scope:        scope,
-		Invocations:  invocations,
-		Config:       reloader,
-		Approvals:    approvals,
-		Validator:    validator,
-		Preferences:  db.PreferenceStore(),
-		Log:          log.With("component", "http"),
-		Done:         done,
-		AllowedHosts: []string{addr, cfg.addr},
-		Demo:         views.DemoProps{Active: src.demo != nil, SettingsPath: src.missingPath},
+		Fleet:          fleet,
+		Scope:          scope,
+		Invocations:    invocations,
+		Config:         reloader,
+		Approvals:      approvals,
+		Validator:      validator,
+		Preferences:    db.PreferenceStore(),
+		Log:            log.With("component", "http"),
+		Done:           done,
+		AllowedHosts:   hostNames(addr, cfg.addr, cfg.allowedHosts),
+		Demo:           views.DemoProps{Active: src.demo != nil, SettingsPath: src.missingPath},
+		Token:          token,
+		TokenCommand:   tokenCommand(cfg, getenv),
+		FrameAncestors: cfg.frameAncestors,
 	})
 	srv := &http.Server{Handler: e, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	fmt.Fprintf(stdout, "switchboard listening on http://%s\n", addr)
+	// The one place the full sign-in link appears: the page swaps it for a
+	// cookie and drops it from the address bar.
+	fmt.Fprintf(stdout, "switchboard listening on %s/?token=%s\n", browseURL(addr), token)
 
 	select {
 	case <-ctx.Done():
@@ -200,7 +216,7 @@ func loadSettings(path, project string, getenv func(string) string, bound domain
 	return func(ctx context.Context) (domain.LoadedConfig, error) {
 		set, err := settingsfile.Load(path, getenv)
 		if err != nil {
-			return domain.LoadedConfig{}, err
+			return domain.LoadedConfig{}, fileProblem(path, err)
 		}
 		loaded := domain.LoadedConfig{Problems: set.Problems}
 		taken := map[string]bool{}
@@ -218,7 +234,10 @@ func loadSettings(path, project string, getenv func(string) string, bound domain
 				continue
 			}
 			if err != nil {
-				return domain.LoadedConfig{}, err
+				// An unreadable project file starts none of its servers and
+				// is reported; the user's own servers run regardless.
+				loaded.Problems = append(loaded.Problems, fileProblem(pp, err))
+				continue
 			}
 			psrc := domain.ConfigSource{Path: pp, Scope: domain.ScopeProject}
 			for _, c := range pset.Servers {

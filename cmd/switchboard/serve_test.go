@@ -45,7 +45,7 @@ func TestCrashThenReconnectClearsError(t *testing.T) {
 // and the supervisor reconnects with a fresh process.
 func TestHungServerIsReconnected(t *testing.T) {
 	srv := demoServer()
-	srv["keepAliveSeconds"] = 1
+	srv["keepAliveSeconds"] = 5 // the smallest interval the settings accept
 	settings := writeSettings(t, map[string]any{"hung": srv})
 	p := launch(t, t.TempDir(), "--settings", settings)
 	p.events("hung", isState("connected"))
@@ -130,10 +130,11 @@ func TestRemoveEditsSettingsFile(t *testing.T) {
 // The status command prints one line per server of a running instance.
 func TestStatusCommand(t *testing.T) {
 	settings := writeSettings(t, map[string]any{"alpha": demoServer(), "beta": map[string]any{"command": "/nonexistent/mcp-server"}})
-	p := launch(t, t.TempDir(), "--settings", settings)
+	data := t.TempDir()
+	p := launch(t, data, "--settings", settings)
 	p.events("alpha", isState("connected"))
 	p.events("beta", isState("error"))
-	out, err := exec.Command(binary, "status", "--addr", p.addr).CombinedOutput()
+	out, err := exec.Command(binary, "status", "--addr", p.addr, "--data", data).CombinedOutput()
 	if err != nil {
 		t.Fatalf("status: %v\n%s", err, out)
 	}

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"path/filepath"
+	"strings"
+)
+
+// runToken prints the access token of the data directory, creating it if
+// this is the first use, so a person can sign in without the start-up line.
+func runToken(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("switchboard token", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	data := fs.String("data", getenv("SWITCHBOARD_DATA"), "data directory of the instance (env SWITCHBOARD_DATA; default $XDG_DATA_HOME/switchboard)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q (see switchboard help)", fs.Arg(0))
+	}
+	dir, err := dataDir(*data, getenv)
+	if err != nil {
+		return err
+	}
+	tok, err := ensureToken(dir)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(stdout, tok)
+	return err
+}
+
+// dataDir resolves a --data value, empty meaning the default directory.
+func dataDir(flagValue string, getenv func(string) string) (string, error) {
+	if flagValue == "" {
+		return defaultDataDir(getenv)
+	}
+	return filepath.Abs(flagValue)
+}
+
+// tokenCommand is what the sign-in page tells a person to run to see the
+// token this instance uses.
+func tokenCommand(cfg serveConfig, getenv func(string) string) string {
+	switch {
+	case cfg.token.value != "":
+		return "echo $SWITCHBOARD_TOKEN"
+	case cfg.token.file != "":
+		return "cat " + shellQuote(cfg.token.file)
+	}
+	if def, err := defaultDataDir(getenv); err == nil && def == cfg.data && getenv("SWITCHBOARD_DATA") == "" {
+		return "switchboard token"
+	}
+	return "switchboard token --data " + shellQuote(cfg.data)
+}
+
+// shellQuote quotes s for a POSIX shell when it needs quoting.
+func shellQuote(s string) string {
+	for _, r := range s {
+		if !(tokenChar(r) || r == '/' || r == '=' || r == ':' || r == '+' || r == ',') {
+			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		}
+	}
+	return s
+}
+
+// statusToken finds the token of the instance `switchboard status` asks:
+// the host app's (SWITCHBOARD_TOKEN, --token-file), else the data
+// directory's. It never creates one: no token file means no instance.
+func statusToken(data, file string, getenv func(string) string) (string, error) {
+	src := tokenSource{value: getenv("SWITCHBOARD_TOKEN"), file: file}
+	if src.value != "" || src.file != "" {
+		return src.load()
+	}
+	dir, err := dataDir(data, getenv)
+	if err != nil {
+		return "", err
+	}
+	tok, err := readTokenFile(filepath.Join(dir, tokenFileName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("no access token in %s: is Switchboard running with --data %s? (or pass --token-file or SWITCHBOARD_TOKEN)", dir, dir)
+	}
+	return tok, err
+}

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The token is made on first start, private, printed once in the sign-in
+// link, and found again by `switchboard token` and `switchboard status`.
+func TestTokenLifecycle(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	settings := writeSettings(t, map[string]any{"demo": demoServer()})
+	p := launch(t, data, "--settings", settings)
+	p.events("demo", isState("connected"))
+
+	fi, err := os.Stat(filepath.Join(data, tokenFileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("token file mode %v, want 0600", fi.Mode().Perm())
+	}
+	if di, _ := os.Stat(data); di.Mode().Perm() != 0o700 {
+		t.Errorf("data directory mode %v, want 0700", di.Mode().Perm())
+	}
+
+	var out, errOut bytes.Buffer
+	getenv := func(string) string { return "" }
+	if err := run(context.Background(), []string{"token", "--data", data}, getenv, nil, &out, &errOut); err != nil {
+		t.Fatalf("switchboard token: %v (%s)", err, errOut.String())
+	}
+	if got := strings.TrimSpace(out.String()); got != p.token {
+		t.Errorf("switchboard token printed %q, want the token of the link %q", got, p.token)
+	}
+
+	out.Reset()
+	if err := run(context.Background(), []string{"status", "--addr", p.addr, "--data", data}, getenv, nil, &out, &errOut); err != nil {
+		t.Fatalf("switchboard status: %v", err)
+	}
+	if !strings.Contains(out.String(), "● demo") {
+		t.Errorf("status printed %q, want the demo server", out.String())
+	}
+
+	// Another data directory's token is refused, with a clear word.
+	other := t.TempDir()
+	if _, err := ensureToken(other); err != nil {
+		t.Fatal(err)
+	}
+	err = run(context.Background(), []string{"status", "--addr", p.addr, "--data", other}, getenv, nil, &out, &errOut)
+	if err == nil || !strings.Contains(err.Error(), "refused the access token") {
+		t.Errorf("status with another data directory's token: %v, want a refusal", err)
+	}
+
+	// Without the token the API answers 401; with it, 200.
+	req, _ := http.NewRequest(http.MethodGet, p.url+"/api/v1/servers", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("GET /api/v1/servers without the token: %d, want 401", resp.StatusCode)
+	}
+}
+
+// A host app passes its own token; a loose token file is tightened.
+func TestTokenFromHostApp(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "tok")
+	const tok = "host-app-chosen-token-0123456789abcdef"
+	if err := os.WriteFile(path, []byte(tok+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := tokenSource{file: path}.load()
+	if err != nil || got != tok {
+		t.Fatalf("token file: got %q, %v; want %q", got, err, tok)
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
+		t.Errorf("token file mode after reading: %v, want 0600", fi.Mode().Perm())
+	}
+	if got, err := (tokenSource{value: tok, file: path, data: dir}).load(); err != nil || got != tok {
+		t.Errorf("SWITCHBOARD_TOKEN: got %q, %v", got, err)
+	}
+	for _, bad := range []string{"short", strings.Repeat("a", 40) + " b", strings.Repeat("a", 40) + "%0a", strings.Repeat("é", 40)} {
+		if _, err := (tokenSource{value: bad}).load(); err == nil {
+			t.Errorf("token %q: accepted, want an error", bad)
+		}
+	}
+	if _, err := readTokenFile(dir); err == nil {
+		t.Errorf("a directory as the token file: accepted")
+	}
+	a, _ := ensureToken(filepath.Join(dir, "d"))
+	b, _ := ensureToken(filepath.Join(dir, "d"))
+	if a == "" || a != b || len(a) < 43 {
+		t.Errorf("ensureToken: %q then %q, want one stable token of 256 bits", a, b)
+	}
+}
+
+func TestListenAddressPolicy(t *testing.T) {
+	for _, tc := range []struct {
+		addr   string
+		remote bool
+		ok     bool
+	}{
+		{"127.0.0.1:7777", false, true},
+		{"localhost:0", false, true},
+		{"[::1]:7777", false, true},
+		{"0.0.0.0:7777", false, false},
+		{":7777", false, false},
+		{"192.0.2.7:7777", false, false},
+		{"0.0.0.0:7777", true, true},
+		{"192.0.2.7:7777", true, true},
+	} {
+		if err := checkListenAddr(tc.addr, tc.remote); (err == nil) != tc.ok {
+			t.Errorf("checkListenAddr(%q, remote=%v): %v, want ok=%v", tc.addr, tc.remote, err, tc.ok)
+		}
+	}
+	for o, ok := range map[string]bool{"https://app.example": true, "tauri://localhost": true, "'self'": true,
+		"*": false, "https://a.example/path": false, "https://a.example; script-src *": false, "app.example": false} {
+		if err := checkFrameAncestor(o); (err == nil) != ok {
+			t.Errorf("checkFrameAncestor(%q): %v, want ok=%v", o, err, ok)
+		}
+	}
+	if got := browseURL("[::]:7777"); got != "http://127.0.0.1:7777" {
+		t.Errorf("browseURL: %q", got)
+	}
+}
