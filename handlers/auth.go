@@ -120,7 +120,9 @@ func requireToken(a *authenticator, signIn echo.HandlerFunc) echo.MiddlewareFunc
 				u := *req.URL
 				u.RawQuery = q.Encode()
 				c.Response().Header().Set("Cache-Control", "no-store")
-				return c.Redirect(http.StatusSeeOther, u.RequestURI())
+				// The same check as the sign-in form's return address:
+				// "//evil.example?token=…" must not send the person away.
+				return c.Redirect(http.StatusSeeOther, localPath(u.RequestURI()))
 			}
 			if a.authenticated(req) {
 				return next(c)

@@ -1,7 +1,10 @@
 package handlers_test
 
 import (
+	"bufio"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
@@ -141,6 +144,9 @@ func TestSignInForm(t *testing.T) {
 		"https://evil.example/": "/",
 		`/\evil.example`:        "/",
 		"/signin":               "/",
+		"/\t/evil.example":      "/",
+		"/%09/evil.example":     "/%09/evil.example",
+		"/\r\n/x":               "/",
 	} {
 		resp, _ := post(" "+fixtureToken+"\n", next)
 		if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != want {
@@ -208,5 +214,29 @@ func TestFrameAncestorsOptIn(t *testing.T) {
 	}
 	if got := resp.Header.Get("X-Frame-Options"); got != "" {
 		t.Errorf("X-Frame-Options %q: it cannot name an origin, so it must be absent when one is allowed", got)
+	}
+}
+
+// The token link keeps the person on this server whatever its path. The
+// requests are written by hand: an HTTP client would clean the paths.
+func TestTokenLinkNeverRedirectsAway(t *testing.T) {
+	f := newFixture(t)
+	host := strings.TrimPrefix(f.srv.URL, "http://")
+	for _, path := range []string{"//evil.example", "//evil.example/x", "/\\evil.example", "/%5Cevil.example", "/%2F/evil.example"} {
+		conn, err := net.Dial("tcp", host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(conn, "GET %s?token=%s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", path, fixtureToken, host)
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		resp.Body.Close()
+		conn.Close()
+		loc := resp.Header.Get("Location")
+		if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, "/") || strings.HasPrefix(loc, "//") || strings.Contains(loc, "\\") {
+			t.Errorf("%s?token=…: %d to %q, want 303 to a path on this server", path, resp.StatusCode, loc)
+		}
 	}
 }

@@ -80,8 +80,12 @@ func (s *signInPage) render(c echo.Context, status int, next string, wrong bool)
 // with one slash. Anything else ("//evil.example", "https://…", "/\\x")
 // could send the person to another site right after signing in.
 func localPath(p string) string {
-	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.HasPrefix(p, "/\\") || p == PathSignIn ||
-		strings.HasPrefix(p, PathSignIn+"?") || strings.ContainsAny(p, "\r\n") {
+	// Browsers drop tabs and newlines from a URL and read "\" as "/", so
+	// "/\t/evil.example" is "//evil.example" to them: refuse any control
+	// character and any backslash outright.
+	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.ContainsRune(p, '\\') ||
+		strings.IndexFunc(p, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 ||
+		p == PathSignIn || strings.HasPrefix(p, PathSignIn+"?") {
 		return PathDashboard
 	}
 	return p

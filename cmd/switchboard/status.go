@@ -81,6 +81,9 @@ func statusLine(s handlers.StatusDTO, now time.Time) string {
 		}
 	}
 	state := s.State
+	if s.BlockedReason != nil {
+		state, detail = "blocked", blockedDetail(*s.BlockedReason)
+	}
 	if s.State == "error" {
 		state = "error: " + detail
 		detail = ""
@@ -116,4 +119,19 @@ func plural(n int, word string) string {
 		return fmt.Sprintf("1 %s", word)
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// blockedDetail says why a blocked server does not run and the way out.
+func blockedDetail(reason string) string {
+	switch reason {
+	case "pending_approval":
+		return "project server awaiting approval; open the dashboard to review it"
+	case "rejected":
+		return "project server rejected; edit its config to be asked again"
+	case "excluded":
+		return "excluded in settings (mcp.excluded)"
+	case "not_allowed":
+		return "not in the allow list (mcp.allowed)"
+	}
+	return reason
 }

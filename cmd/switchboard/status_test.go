@@ -23,6 +23,8 @@ func TestStatusLine(t *testing.T) {
 			"● flaky\terror: exited (code 1), retry in 4s"},
 		{"permanent", handlers.StatusDTO{ServerName: "tls", State: "error", ErrorCategory: str("tls")}, "● tls\terror: tls, no automatic retry"},
 		{"connecting", handlers.StatusDTO{ServerName: "c", State: "connecting"}, "● c\tconnecting"},
+		{"pending approval", handlers.StatusDTO{ServerName: "p", State: "disabled", BlockedReason: str("pending_approval")},
+			"● p\tblocked\tproject server awaiting approval; open the dashboard to review it"},
 		{"auto-disabled", handlers.StatusDTO{ServerName: "z", State: "disabled", DisabledReason: str("auto"), Attempt: 5}, "● z\tdisabled\tafter 5 failures; enable it to retry"},
 	}
 	for _, tt := range tests {
