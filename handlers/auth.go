@@ -2,11 +2,15 @@ package handlers
 
 import (
 	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/base64"
+	"encoding/binary"
 	"encoding/hex"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 )
@@ -25,22 +29,27 @@ const tokenParam = "token"
 type authenticator struct {
 	token      []byte
 	cookieName string
-	session    string // the cookie value: derived from the token, never the token itself
+	sessionKey []byte // signs session cookies; derived from the token, so a new token ends every session
+	now        func() time.Time
 }
 
-func newAuthenticator(token string) *authenticator {
+func newAuthenticator(token string, now func() time.Time) *authenticator {
 	if len(token) < MinTokenLength {
 		panic("handlers: Options.Token is shorter than MinTokenLength")
 	}
+	if now == nil {
+		now = time.Now
+	}
 	id := sha256.Sum256([]byte("switchboard cookie name\x00" + token))
 	mac := hmac.New(sha256.New, []byte(token))
-	mac.Write([]byte("switchboard dashboard session v1"))
+	mac.Write([]byte("switchboard dashboard session key v2"))
 	return &authenticator{
 		token: []byte(token),
 		// One name per token, so two instances on one host (cookies ignore
 		// the port) never overwrite each other's session.
 		cookieName: "switchboard_session_" + hex.EncodeToString(id[:4]),
-		session:    hex.EncodeToString(mac.Sum(nil)),
+		sessionKey: mac.Sum(nil),
+		now:        now,
 	}
 }
 
@@ -59,33 +68,68 @@ func (a *authenticator) bearer(req *http.Request) bool {
 	return ok && strings.EqualFold(scheme, "Bearer") && tokenMatches([]byte(strings.TrimSpace(cred)), a.token)
 }
 
-// cookie reports whether req carries the dashboard's session cookie.
-func (a *authenticator) cookie(req *http.Request) bool {
-	ck, err := req.Cookie(a.cookieName)
-	return err == nil && tokenMatches([]byte(ck.Value), []byte(a.session))
+// newSession returns a cookie value of its own for each sign-in: a random
+// nonce and the time it was issued, signed with the session key. It is
+// never the token, and it stops working after sessionMaxAge.
+func (a *authenticator) newSession() string {
+	payload := make([]byte, 16+8)
+	rand.Read(payload[:16]) // never fails: crypto/rand panics rather than return weak bytes
+	binary.BigEndian.PutUint64(payload[16:], uint64(a.now().Unix()))
+	return base64.RawURLEncoding.EncodeToString(payload) + "." + hex.EncodeToString(a.sign(payload))
 }
 
-// authenticated reports whether req may drive Switchboard.
+func (a *authenticator) sign(payload []byte) []byte {
+	mac := hmac.New(sha256.New, a.sessionKey)
+	mac.Write(payload)
+	return mac.Sum(nil)
+}
+
+// cookie reports whether req carries a session cookie this token signed
+// that has not expired.
+func (a *authenticator) cookie(req *http.Request) bool {
+	ck, err := req.Cookie(a.cookieName)
+	if err != nil {
+		return false
+	}
+	enc, sig, ok := strings.Cut(ck.Value, ".")
+	payload, perr := base64.RawURLEncoding.DecodeString(enc)
+	mac, merr := hex.DecodeString(sig)
+	if !ok || perr != nil || merr != nil || len(payload) != 24 || !hmac.Equal(mac, a.sign(payload)) {
+		return false
+	}
+	issued := time.Unix(int64(binary.BigEndian.Uint64(payload[16:])), 0)
+	age := a.now().Sub(issued)
+	return age > -time.Minute && age < sessionMaxAge*time.Second
+}
+
+// authenticated reports whether req may drive Switchboard. The JSON API
+// takes the bearer token only: the cookie is the dashboard's, and browsers
+// send it to every port of the host, so it opens no more than it must.
 func (a *authenticator) authenticated(req *http.Request) bool {
+	if apiPath(req.URL.Path) {
+		return a.bearer(req)
+	}
 	return a.bearer(req) || a.cookie(req)
 }
 
 // sessionCookie is what a correct token is exchanged for: HttpOnly so no
-// script reads it, SameSite=Strict so no other site's page sends it.
-func (a *authenticator) sessionCookie() *http.Cookie {
+// script reads it, SameSite=Strict so no other site's page sends it, and
+// Secure when the page was reached over TLS (a proxy in front).
+func (a *authenticator) sessionCookie(req *http.Request) *http.Cookie {
 	return &http.Cookie{
 		Name:     a.cookieName,
-		Value:    a.session,
+		Value:    a.newSession(),
 		Path:     "/",
 		HttpOnly: true,
 		SameSite: http.SameSiteStrictMode,
+		Secure:   req.TLS != nil || strings.EqualFold(req.Header.Get("X-Forwarded-Proto"), "https"),
 		MaxAge:   sessionMaxAge,
 	}
 }
 
-// sessionMaxAge keeps a person signed in for a month, across browser
-// restarts; changing the token ends every session at once.
-const sessionMaxAge = 30 * 24 * 60 * 60
+// sessionMaxAge keeps a person signed in for two weeks, across browser
+// restarts; a new token (switchboard token --rotate) ends every session.
+const sessionMaxAge = 14 * 24 * 60 * 60
 
 // public reports whether path is served without the token: the assets the
 // sign-in page itself needs, the sign-in page, and the liveness probe.
@@ -115,7 +159,7 @@ func requireToken(a *authenticator, signIn echo.HandlerFunc) echo.MiddlewareFunc
 				if !tokenMatches([]byte(q.Get(tokenParam)), a.token) {
 					return signIn(c)
 				}
-				c.SetCookie(a.sessionCookie())
+				c.SetCookie(a.sessionCookie(req))
 				q.Del(tokenParam)
 				u := *req.URL
 				u.RawQuery = q.Encode()

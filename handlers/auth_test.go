@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -9,7 +10,9 @@ import (
 	"net/http/cookiejar"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/switchboard-mcp/switchboard/domain"
 	"github.com/switchboard-mcp/switchboard/handlers"
@@ -186,15 +189,33 @@ func TestHTMXActionWithoutSessionGoesToSignIn(t *testing.T) {
 	}
 }
 
+// Every GET route of the route table, signed in or not, answers with the
+// headers that forbid framing; the list comes from the table itself, so a
+// route added later is checked too.
 func TestNoFramingOnEveryResponse(t *testing.T) {
-	f := newFixture(t)
-	f.connect(t, stdio("files"), domain.Capabilities{})
-	paths := []string{handlers.PathDashboard, handlers.PathSignIn, handlers.ServerPath(handlers.PathUIDrawer, "files"),
-		handlers.ServerPath(handlers.PathUIRemove, "files"), handlers.PathUIHistory, handlers.PathStylesheet,
-		handlers.PathServers, "/nope"}
+	f := newInvFixture(t)
+	fill := strings.NewReplacer(":name", "demo", ":tool", "echo", ":id", "none")
+	var paths []string
+	for _, r := range f.echo.Routes() {
+		if r.Method == http.MethodGet {
+			paths = append(paths, fill.Replace(strings.TrimSuffix(r.Path, "/*")))
+		}
+	}
+	paths = append(paths, handlers.PathStylesheet, "/nope")
+	if len(paths) < 15 {
+		t.Fatalf("only %d GET routes found: %v", len(paths), paths)
+	}
 	for _, p := range paths {
 		for _, c := range []*http.Client{f.srv.Client(), anonymous()} {
-			resp, _ := send(t, c, "GET", f.srv.URL+p, nil, nil)
+			ctx, cancel := context.WithCancel(t.Context())
+			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, f.srv.URL+p, nil)
+			resp, err := c.Do(req)
+			if err != nil {
+				cancel()
+				t.Fatalf("GET %s: %v", p, err)
+			}
+			resp.Body.Close() // event streams end here
+			cancel()
 			csp := resp.Header.Get("Content-Security-Policy")
 			if !strings.Contains(csp, "frame-ancestors 'none'") || !strings.Contains(csp, "script-src 'self'") {
 				t.Errorf("%s (%d): CSP %q, want script-src 'self' and frame-ancestors 'none'", p, resp.StatusCode, csp)
@@ -238,5 +259,61 @@ func TestTokenLinkNeverRedirectsAway(t *testing.T) {
 		if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, "/") || strings.HasPrefix(loc, "//") || strings.Contains(loc, "\\") {
 			t.Errorf("%s?token=…: %d to %q, want 303 to a path on this server", path, resp.StatusCode, loc)
 		}
+	}
+}
+
+// signInCookie exchanges the token link for a session cookie.
+func signInCookie(t *testing.T, f *fixture, header http.Header) *http.Cookie {
+	t.Helper()
+	resp, _ := send(t, anonymous(), "GET", f.srv.URL+"/?token="+fixtureToken, header, nil)
+	if len(resp.Cookies()) != 1 {
+		t.Fatalf("sign-in link: %d cookies, want 1", len(resp.Cookies()))
+	}
+	return resp.Cookies()[0]
+}
+
+func TestSessionCookie(t *testing.T) {
+	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	var mu sync.Mutex
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	advance := func(d time.Duration) { mu.Lock(); defer mu.Unlock(); now = now.Add(d) }
+	f := newFixture(t, func(o *handlers.Options) { o.Now = clock })
+	f.attach(t, stdio("files"))
+	ck := signInCookie(t, f, nil)
+	if other := signInCookie(t, f, nil); other.Value == ck.Value {
+		t.Errorf("two sign-ins got the same cookie value %q; want one of its own each", ck.Value)
+	}
+	if ck.Secure {
+		t.Errorf("cookie over plain HTTP is Secure: the browser would never send it back")
+	}
+	if behindTLS := signInCookie(t, f, http.Header{"X-Forwarded-Proto": {"https"}}); !behindTLS.Secure {
+		t.Errorf("cookie behind a TLS proxy is not Secure")
+	}
+	with := func(value string) http.Header { return http.Header{"Cookie": {ck.Name + "=" + value}} }
+	status := func(path string, h http.Header) int {
+		resp, _ := send(t, anonymous(), "GET", f.srv.URL+path, h, nil)
+		return resp.StatusCode
+	}
+	if got := status(handlers.PathDashboard, with(ck.Value)); got != 200 {
+		t.Errorf("dashboard with the cookie: %d, want 200", got)
+	}
+	if got := status(handlers.PathServers, with(ck.Value)); got != 401 {
+		t.Errorf("API with the dashboard's cookie: %d, want 401 (the API takes the bearer token only)", got)
+	}
+	tampered := []byte(ck.Value)
+	tampered[3] ^= 1
+	for name, v := range map[string]string{"tampered": string(tampered), "no-signature": strings.Split(ck.Value, ".")[0],
+		"empty": "", "token-itself": fixtureToken} {
+		if got := status(handlers.PathDashboard, with(v)); got != 401 {
+			t.Errorf("%s cookie: %d, want 401", name, got)
+		}
+	}
+	advance(13 * 24 * time.Hour)
+	if got := status(handlers.PathDashboard, with(ck.Value)); got != 200 {
+		t.Errorf("cookie after 13 days: %d, want 200", got)
+	}
+	advance(2 * 24 * time.Hour)
+	if got := status(handlers.PathDashboard, with(ck.Value)); got != 401 {
+		t.Errorf("cookie after 15 days: %d, want 401 (expired)", got)
 	}
 }

@@ -136,8 +136,13 @@ func renderError(log *slog.Logger) echo.HTTPErrorHandler {
 // errors, a person's or client's mistakes as information.
 func logFailure(ctx context.Context, log *slog.Logger, req *http.Request, p apiError, err error) {
 	level := slog.LevelInfo
-	if p.status >= http.StatusInternalServerError {
+	switch {
+	case p.status >= http.StatusInternalServerError:
 		level = slog.LevelError
+	case p.status == http.StatusUnauthorized:
+		// A tab left open after a restart with a new token retries its
+		// event stream for ever; one line each time would bury the log.
+		level = slog.LevelDebug
 	}
 	log.LogAttrs(ctx, level, "request failed",
 		slog.String("method", req.Method),

@@ -57,6 +57,8 @@ type Options struct {
 	// FrameAncestors are the origins allowed to frame the dashboard; empty
 	// forbids framing altogether.
 	FrameAncestors []string
+	// Now tells the time for session expiry; nil means time.Now.
+	Now func() time.Time
 }
 
 func (o Options) withDefaults() Options {
@@ -94,7 +96,7 @@ func New(opts Options) *echo.Echo {
 	e.StdLogger = slog.NewLogLogger(opts.Log.Handler(), slog.LevelError)
 	e.HTTPErrorHandler = renderError(opts.Log)
 	e.Pre(guard(newHostPolicy(opts.AllowedHosts), opts.FrameAncestors))
-	auth := newAuthenticator(opts.Token)
+	auth := newAuthenticator(opts.Token, opts.Now)
 	signIn := &signInPage{auth: auth, prefs: newPreferences(opts), command: opts.TokenCommand}
 	e.Pre(requireToken(auth, signIn.showInPlace))
 	e.Use(compress())

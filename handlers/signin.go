@@ -3,6 +3,7 @@ package handlers
 import (
 	"bytes"
 	"fmt"
+	"net"
 	"net/http"
 	"strings"
 
@@ -49,7 +50,7 @@ func (s *signInPage) submit(c echo.Context) error {
 	if !tokenMatches([]byte(strings.TrimSpace(c.FormValue(tokenParam))), s.auth.token) {
 		return s.render(c, http.StatusUnauthorized, next, true)
 	}
-	c.SetCookie(s.auth.sessionCookie())
+	c.SetCookie(s.auth.sessionCookie(c.Request()))
 	return c.Redirect(http.StatusSeeOther, next)
 }
 
@@ -61,7 +62,7 @@ func (s *signInPage) render(c echo.Context, status int, next string, wrong bool)
 		Action:      PathSignIn,
 		Next:        next,
 		WrongToken:  wrong,
-		Command:     s.command,
+		Command:     s.commandFor(c.Request()),
 	}
 	var buf bytes.Buffer
 	if err := views.SignIn(props).Render(ch.context(c.Request().Context()), &buf); err != nil {
@@ -89,4 +90,15 @@ func localPath(p string) string {
 		return PathDashboard
 	}
 	return p
+}
+
+// commandFor is the command shown to req: the exact one (it may name the
+// data directory or the token file) only to this machine, since anyone
+// who reaches a --allow-remote instance sees this page.
+func (s *signInPage) commandFor(req *http.Request) string {
+	host, _, err := net.SplitHostPort(req.RemoteAddr)
+	if ip := net.ParseIP(host); err == nil && ip != nil && ip.IsLoopback() {
+		return s.command
+	}
+	return "switchboard token"
 }

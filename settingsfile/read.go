@@ -20,14 +20,15 @@ var (
 	ErrTooLarge   = errors.New("settings file too large")
 )
 
-// FileError says why a settings file was refused before it was parsed.
+// FileError says why a file was refused before it was read.
 type FileError struct {
+	What   string // "settings file", "token file"
 	Path   string
 	Reason string // without the path: "not a regular file (named pipe)"
 	Err    error  // ErrNotRegular or ErrTooLarge
 }
 
-func (e *FileError) Error() string { return "settings file " + e.Path + " is " + e.Reason }
+func (e *FileError) Error() string { return e.What + " " + e.Path + " is " + e.Reason }
 
 func (e *FileError) Unwrap() error { return e.Err }
 
@@ -38,11 +39,18 @@ func (e *FileError) Unwrap() error { return e.Err }
 // the open) can never block the caller, and a device is never read. Errors
 // from the file system keep their cause (fs.ErrNotExist among them).
 func readFile(path string) ([]byte, error) {
+	return ReadRegular("settings file", path, MaxFileSize)
+}
+
+// ReadRegular reads the file at path, named what in errors, only when it
+// is a regular file of at most max bytes, in the way readFile describes:
+// for any small file a person or a host app names, such as a token file.
+func ReadRegular(what, path string, max int64) ([]byte, error) {
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkInfo(path, info); err != nil {
+	if err := checkInfo(what, path, info, max); err != nil {
 		return nil, err
 	}
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
@@ -54,32 +62,36 @@ func readFile(path string) ([]byte, error) {
 	if info, err = f.Stat(); err != nil {
 		return nil, err
 	}
-	if err := checkInfo(path, info); err != nil {
+	if err := checkInfo(what, path, info, max); err != nil {
 		return nil, err
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	if len(data) > MaxFileSize { // it grew after the Stat
-		return nil, tooLarge(path)
+	if int64(len(data)) > max { // it grew after the Stat
+		return nil, tooLarge(what, path, max)
 	}
 	return data, nil
 }
 
-// checkInfo refuses anything but a regular file within MaxFileSize.
-func checkInfo(path string, info fs.FileInfo) error {
+// checkInfo refuses anything but a regular file within max bytes.
+func checkInfo(what, path string, info fs.FileInfo, max int64) error {
 	if !info.Mode().IsRegular() {
-		return &FileError{Path: path, Reason: fmt.Sprintf("not a regular file (%s)", kindOf(info.Mode())), Err: ErrNotRegular}
+		return &FileError{What: what, Path: path, Reason: fmt.Sprintf("not a regular file (%s)", kindOf(info.Mode())), Err: ErrNotRegular}
 	}
-	if info.Size() > MaxFileSize {
-		return tooLarge(path)
+	if info.Size() > max {
+		return tooLarge(what, path, max)
 	}
 	return nil
 }
 
-func tooLarge(path string) error {
-	return &FileError{Path: path, Reason: "larger than 4 MiB", Err: ErrTooLarge}
+func tooLarge(what, path string, max int64) error {
+	size := fmt.Sprintf("%d bytes", max)
+	if max%(1<<20) == 0 {
+		size = fmt.Sprintf("%d MiB", max>>20)
+	}
+	return &FileError{What: what, Path: path, Reason: "larger than " + size, Err: ErrTooLarge}
 }
 
 // kindOf names a file type the way a person would.

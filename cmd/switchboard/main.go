@@ -19,7 +19,7 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	go exitAfterDeadline(ctx)
-	err := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
+	err := run(ctx, os.Args[1:], keepTokenFromChildren(), os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	var crash *demoserver.CrashError
 	switch {
@@ -79,8 +79,9 @@ const usage = `Usage:
                       [--max-message-bytes N]
       Supervise the servers of a settings file and serve the dashboard and API.
       Prints the sign-in link (with the access token) once it listens.
-  switchboard token [--data DIR]
-      Print the access token of the data directory, creating it if needed.
+  switchboard token [--data DIR] [--rotate]
+      Print the access token of the data directory, creating it if needed;
+      --rotate replaces it (takes effect when Switchboard restarts).
   switchboard status [--addr HOST:PORT] [--data DIR] [--token-file PATH]
       Print one line per server of a running instance.
   switchboard demo-server [--transport stdio|http|sse] [--addr HOST:PORT] [--crash-every DURATION]

@@ -58,9 +58,15 @@ type proc struct {
 // launches on one directory see the same scope.
 func launch(t *testing.T, data string, args ...string) *proc {
 	t.Helper()
+	return launchEnv(t, data, nil, args...)
+}
+
+// launchEnv is launch with more environment variables (KEY=value).
+func launchEnv(t *testing.T, data string, env []string, args ...string) *proc {
+	t.Helper()
 	home := t.TempDir()
 	cmd := exec.Command(binary, append([]string{"--addr", "127.0.0.1:0", "--data", data, "--project", data}, args...)...)
-	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, "config"))
+	cmd.Env = append(append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, "config")), env...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

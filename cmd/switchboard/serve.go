@@ -28,12 +28,16 @@ import (
 // stay inside shutdownDeadline, the promise that SIGTERM ends the process.
 const (
 	httpShutdownTimeout  = 2 * time.Second
-	fleetShutdownTimeout = 6 * time.Second
+	callsShutdownTimeout = 2 * time.Second
+	fleetShutdownTimeout = 5 * time.Second
 )
 
 // serve runs Switchboard until ctx ends, then shuts down in order: HTTP,
 // supervisors (children terminated), database.
 func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, stdout, stderr io.Writer) (err error) {
+	// Settings expand ${VAR} from the environment, but never into the
+	// access token: a project file could otherwise send it to any URL.
+	getenv = withoutToken(getenv)
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 
 	db, err := sqlite.Open(ctx, cfg.data)
@@ -44,6 +48,9 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 	if err != nil {
 		_ = db.Close()
 		return err
+	}
+	if cfg.token.file != "" && looseTokenFile(cfg.token.file) {
+		log.Warn("the token file can be read by other users, who could then drive Switchboard; make it private (chmod 600)", "path", cfg.token.file)
 	}
 	defer func() { err = errors.Join(err, db.Close()) }()
 
@@ -164,12 +171,15 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 	if err := srv.Shutdown(hctx); err != nil {
 		log.Warn("http shutdown", "error", err)
 	}
-	fctx, cancel2 := context.WithTimeout(context.WithoutCancel(ctx), fleetShutdownTimeout)
-	defer cancel2()
 	<-pruneDone
-	if err := invocations.Close(fctx); err != nil {
+	ictx, cancel2 := context.WithTimeout(context.WithoutCancel(ctx), callsShutdownTimeout)
+	defer cancel2()
+	if err := invocations.Close(ictx); err != nil {
 		log.Warn("stop tool calls", "error", err)
 	}
+	// The servers get a budget of their own, whatever the calls used.
+	fctx, cancel3 := context.WithTimeout(context.WithoutCancel(ctx), fleetShutdownTimeout)
+	defer cancel3()
 	if err := fleet.Close(fctx); err != nil {
 		log.Warn("stop servers", "error", err)
 	}

@@ -5,13 +5,13 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/switchboard-mcp/switchboard/handlers"
+	"github.com/switchboard-mcp/switchboard/settingsfile"
 )
 
 // tokenFileName is the access token's file inside the data directory,
@@ -45,7 +45,7 @@ func (s tokenSource) load() (string, error) {
 // (256 bits) there with mode 0600 in a 0700 directory.
 func ensureToken(data string) (string, error) {
 	path := filepath.Join(data, tokenFileName)
-	tok, err := readTokenFile(path)
+	tok, err := readOwnTokenFile(path)
 	if err == nil || !errors.Is(err, fs.ErrNotExist) {
 		return tok, err
 	}
@@ -71,8 +71,30 @@ func ensureToken(data string) (string, error) {
 	}
 	if err := os.Link(tmp.Name(), path); err != nil {
 		if errors.Is(err, fs.ErrExist) {
-			return readTokenFile(path)
+			return readOwnTokenFile(path)
 		}
+		return "", fmt.Errorf("access token: %w", err)
+	}
+	return tok, nil
+}
+
+// rotateToken replaces the data directory's token with a new random one,
+// atomically: a reader sees the old token or the new, never half of one.
+func rotateToken(data string) (string, error) {
+	if err := os.MkdirAll(data, 0o700); err != nil {
+		return "", fmt.Errorf("access token: %w", err)
+	}
+	tok := newToken()
+	tmp, err := os.CreateTemp(data, ".token-*")
+	if err != nil {
+		return "", fmt.Errorf("access token: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	_, werr := tmp.WriteString(tok + "\n")
+	if err := errors.Join(tmp.Chmod(0o600), werr, tmp.Sync(), tmp.Close()); err != nil {
+		return "", fmt.Errorf("access token: write %s: %w", tmp.Name(), err)
+	}
+	if err := os.Rename(tmp.Name(), filepath.Join(data, tokenFileName)); err != nil {
 		return "", fmt.Errorf("access token: %w", err)
 	}
 	return tok, nil
@@ -85,35 +107,33 @@ func newToken() string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-// readTokenFile reads a token file: a regular file of at most a few KiB.
-// A group- or world-readable file is tightened to 0600, since anyone who
-// can read it can drive Switchboard.
+// readTokenFile reads a token file: a regular file of at most a few KiB,
+// opened so that a named pipe can never block start-up.
 func readTokenFile(path string) (string, error) {
-	fi, err := os.Stat(path)
+	b, err := settingsfile.ReadRegular("token file", path, maxTokenFileBytes)
 	if err != nil {
 		return "", fmt.Errorf("access token: %w", err)
-	}
-	if !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("access token: %s is not a regular file", path)
-	}
-	if fi.Mode().Perm()&0o077 != 0 {
-		if err := os.Chmod(path, 0o600); err != nil {
-			return "", fmt.Errorf("access token: tighten %s: %w", path, err)
-		}
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return "", fmt.Errorf("access token: %w", err)
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxTokenFileBytes+1))
-	if err != nil {
-		return "", fmt.Errorf("access token: read %s: %w", path, err)
-	}
-	if len(b) > maxTokenFileBytes {
-		return "", fmt.Errorf("access token: %s is larger than %d bytes", path, maxTokenFileBytes)
 	}
 	return checkToken(strings.TrimSpace(string(b)), path)
+}
+
+// readOwnTokenFile reads the data directory's token file, first making it
+// private (0600) if it is not: anyone who can read it can drive
+// Switchboard. A host app's --token-file is the host's to protect.
+func readOwnTokenFile(path string) (string, error) {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o077 != 0 {
+		if err := os.Chmod(path, 0o600); err != nil {
+			return "", fmt.Errorf("access token: make %s private: %w", path, err)
+		}
+	}
+	return readTokenFile(path)
+}
+
+// looseTokenFile reports whether users other than the owner may read the
+// token file at path, which start-up warns about.
+func looseTokenFile(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().Perm()&0o077 != 0
 }
 
 // checkToken refuses tokens too short to resist guessing, and characters

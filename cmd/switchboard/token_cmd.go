@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -16,6 +17,7 @@ func runToken(args []string, getenv func(string) string, stdout, stderr io.Write
 	fs := flag.NewFlagSet("switchboard token", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	data := fs.String("data", getenv("SWITCHBOARD_DATA"), "data directory of the instance (env SWITCHBOARD_DATA; default $XDG_DATA_HOME/switchboard)")
+	rotate := fs.Bool("rotate", false, "replace the token with a new one: every signed-in browser and API client must sign in again once Switchboard restarts")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -26,9 +28,16 @@ func runToken(args []string, getenv func(string) string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	tok, err := ensureToken(dir)
+	ensure := ensureToken
+	if *rotate {
+		ensure = rotateToken
+	}
+	tok, err := ensure(dir)
 	if err != nil {
 		return err
+	}
+	if *rotate {
+		fmt.Fprintln(stderr, "switchboard: new access token written; restart Switchboard to use it (the old one and every session end then)")
 	}
 	_, err = fmt.Fprintln(stdout, tok)
 	return err
@@ -79,9 +88,44 @@ func statusToken(data, file string, getenv func(string) string) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	tok, err := readTokenFile(filepath.Join(dir, tokenFileName))
+	tok, err := readOwnTokenFile(filepath.Join(dir, tokenFileName))
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", fmt.Errorf("no access token in %s: is Switchboard running with --data %s? (or pass --token-file or SWITCHBOARD_TOKEN)", dir, dir)
 	}
 	return tok, err
+}
+
+// tokenVars are the environment variables that carry the access token.
+var tokenVars = []string{"SWITCHBOARD_TOKEN", "SWITCHBOARD_TOKEN_FILE"}
+
+// withoutToken is getenv with the token's variables hidden, for expanding
+// ${VAR} in settings files.
+func withoutToken(getenv func(string) string) func(string) string {
+	return func(key string) string {
+		for _, k := range tokenVars {
+			if strings.EqualFold(key, k) {
+				return ""
+			}
+		}
+		return getenv(key)
+	}
+}
+
+// keepTokenFromChildren removes the token's variables from the process
+// environment, which every stdio server inherits, and returns getenv
+// still answering them for Switchboard itself.
+func keepTokenFromChildren() func(string) string {
+	kept := map[string]string{}
+	for _, k := range tokenVars {
+		if v, ok := os.LookupEnv(k); ok {
+			kept[k] = v
+			os.Unsetenv(k)
+		}
+	}
+	return func(key string) string {
+		if v, ok := kept[key]; ok {
+			return v
+		}
+		return os.Getenv(key)
+	}
 }

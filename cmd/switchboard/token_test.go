@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -46,6 +47,33 @@ func TestTokenLifecycle(t *testing.T) {
 		t.Errorf("status printed %q, want the demo server", out.String())
 	}
 
+	// A rotated token takes over at the next start; the old one is refused then.
+	out.Reset()
+	if err := run(context.Background(), []string{"token", "--data", data, "--rotate"}, getenv, nil, &out, &errOut); err != nil {
+		t.Fatalf("switchboard token --rotate: %v", err)
+	}
+	rotated := strings.TrimSpace(out.String())
+	if rotated == p.token || len(rotated) < 43 {
+		t.Errorf("rotated token %q, want a new one", rotated)
+	}
+	if fi, _ := os.Stat(filepath.Join(data, tokenFileName)); fi.Mode().Perm() != 0o600 {
+		t.Errorf("rotated token file mode %v, want 0600", fi.Mode().Perm())
+	}
+	if code, _ := p.do(http.MethodGet, "/api/v1/servers"); code != http.StatusOK {
+		t.Errorf("the running instance after --rotate: %d, want it to keep its token until it restarts", code)
+	}
+	p.stop()
+	p2 := launch(t, data, "--settings", settings)
+	if p2.token != rotated {
+		t.Errorf("after a restart the link carries %q, want the rotated token", p2.token)
+	}
+	p2.token = p.token
+	if code, _ := p2.do(http.MethodGet, "/api/v1/servers"); code != http.StatusUnauthorized {
+		t.Errorf("the old token after rotation and restart: %d, want 401", code)
+	}
+	p2.token = rotated
+	p = p2
+
 	// Another data directory's token is refused, with a clear word.
 	other := t.TempDir()
 	if _, err := ensureToken(other); err != nil {
@@ -80,8 +108,31 @@ func TestTokenFromHostApp(t *testing.T) {
 	if err != nil || got != tok {
 		t.Fatalf("token file: got %q, %v; want %q", got, err, tok)
 	}
-	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
-		t.Errorf("token file mode after reading: %v, want 0600", fi.Mode().Perm())
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o644 {
+		t.Errorf("host's token file mode after reading: %v, want it left as the host set it (0644)", fi.Mode().Perm())
+	}
+	if !looseTokenFile(path) {
+		t.Errorf("looseTokenFile(0644): false, want true so start-up warns")
+	}
+	own := filepath.Join(dir, "own")
+	if err := os.MkdirAll(own, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(own, tokenFileName), []byte(tok), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ensureToken(own); err != nil || got != tok {
+		t.Fatalf("ensureToken of an existing file: %q, %v", got, err)
+	}
+	if fi, _ := os.Stat(filepath.Join(own, tokenFileName)); fi.Mode().Perm() != 0o600 {
+		t.Errorf("data directory's token file after reading: %v, want tightened to 0600", fi.Mode().Perm())
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (tokenSource{file: fifo}).load(); err == nil || !strings.Contains(err.Error(), "named pipe") {
+		t.Errorf("a FIFO as the token file: %v, want a clear refusal (and no hang)", err)
 	}
 	if got, err := (tokenSource{value: tok, file: path, data: dir}).load(); err != nil || got != tok {
 		t.Errorf("SWITCHBOARD_TOKEN: got %q, %v", got, err)
@@ -128,5 +179,34 @@ func TestListenAddressPolicy(t *testing.T) {
 	}
 	if got := browseURL("[::]:7777"); got != "http://127.0.0.1:7777" {
 		t.Errorf("browseURL: %q", got)
+	}
+}
+
+// A host app's token reaches neither the servers Switchboard starts nor a
+// settings file's ${VAR}: a project server could otherwise drive it.
+func TestHostTokenStaysWithSwitchboard(t *testing.T) {
+	const tok = "host-app-chosen-token-0123456789abcdef"
+	dump := filepath.Join(t.TempDir(), "env")
+	settings := writeSettings(t, map[string]any{
+		"spy": map[string]any{"command": "sh", "args": []string{"-c", "env > " + dump + "; exec " + binary + " demo-server"}},
+	})
+	p := launchEnv(t, t.TempDir(), []string{"SWITCHBOARD_TOKEN=" + tok}, "--settings", settings)
+	if p.token != tok {
+		t.Errorf("sign-in link token %q, want the host's", p.token)
+	}
+	p.events("spy", isState("connected"))
+	env, err := os.ReadFile(dump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(env), tok) || strings.Contains(string(env), "SWITCHBOARD_TOKEN") {
+		t.Errorf("the server's environment holds the token:\n%s", env)
+	}
+	expand := withoutToken(func(k string) string { return "value of " + k })
+	if got := expand("SWITCHBOARD_TOKEN"); got != "" {
+		t.Errorf("settings expand ${SWITCHBOARD_TOKEN} to %q, want nothing", got)
+	}
+	if got := expand("HOME"); got != "value of HOME" {
+		t.Errorf("settings expand ${HOME} to %q", got)
 	}
 }
