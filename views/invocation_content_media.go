@@ -1,6 +1,7 @@
 package views
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -145,4 +146,63 @@ func ContentMedia(raw json.RawMessage) (Media, bool) {
 		m.Inline = true
 	}
 	return m, true
+}
+
+// imageTypes are the image types a card shows, with the bytes each must
+// start with. SVG is refused: it can carry script.
+var imageTypes = map[string][]string{
+	"image/png":  {"\x89PNG\r\n\x1a\n"},
+	"image/jpeg": {"\xff\xd8\xff"},
+	"image/gif":  {"GIF87a", "GIF89a"},
+	"image/webp": {"RIFF"},
+}
+
+func (p *ContentItemProps) setImage(mime, data string, media mediaSrc) {
+	mime = strings.ToLower(strings.TrimSpace(mime))
+	magic, ok := imageTypes[mime]
+	if !ok {
+		p.Type, p.Refused = "refused", Message{ID: "ContentRefusedType", Data: map[string]any{"Type": cutUTF8(mime, maxShownMIME)}}
+		return
+	}
+	head, size, err := checkBase64(data)
+	if err != nil {
+		p.Type, p.Refused = "refused", badData(data)
+		return
+	}
+	if !hasMagic(head, mime, magic) {
+		p.Type, p.Refused = "refused", Message{ID: "ContentRefusedData"}
+		return
+	}
+	p.Image, p.MIME = true, mime
+	p.Large = size > LargeImage
+	p.Src = media.href(mime, data)
+}
+
+func hasMagic(b []byte, mime string, magic []string) bool {
+	for _, m := range magic {
+		if bytes.HasPrefix(b, []byte(m)) {
+			return mime != "image/webp" || (len(b) >= 12 && string(b[8:12]) == "WEBP")
+		}
+	}
+	return false
+}
+
+// audioTypes are the audio types a card plays.
+var audioTypes = map[string]bool{
+	"audio/wav": true, "audio/x-wav": true, "audio/wave": true, "audio/mpeg": true, "audio/mp3": true,
+	"audio/ogg": true, "audio/webm": true, "audio/flac": true, "audio/aac": true, "audio/mp4": true,
+}
+
+func (p *ContentItemProps) setAudio(mime, data string, media mediaSrc) {
+	mime = strings.ToLower(strings.TrimSpace(mime))
+	if !audioTypes[mime] {
+		p.Type, p.Refused = "refused", Message{ID: "ContentRefusedType", Data: map[string]any{"Type": cutUTF8(mime, maxShownMIME)}}
+		return
+	}
+	if _, _, err := checkBase64(data); err != nil {
+		p.Type, p.Refused = "refused", badData(data)
+		return
+	}
+	p.MIME = mime
+	p.Src = media.href(mime, data)
 }

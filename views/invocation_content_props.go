@@ -1,12 +1,7 @@
 package views
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
-	"net/url"
-	"path"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -264,65 +259,6 @@ func (p *ContentItemProps) setResource(r resourceJSON, urls ContentURLs, full bo
 	}
 }
 
-// imageTypes are the image types a card shows, with the bytes each must
-// start with. SVG is refused: it can carry script.
-var imageTypes = map[string][]string{
-	"image/png":  {"\x89PNG\r\n\x1a\n"},
-	"image/jpeg": {"\xff\xd8\xff"},
-	"image/gif":  {"GIF87a", "GIF89a"},
-	"image/webp": {"RIFF"},
-}
-
-func (p *ContentItemProps) setImage(mime, data string, media mediaSrc) {
-	mime = strings.ToLower(strings.TrimSpace(mime))
-	magic, ok := imageTypes[mime]
-	if !ok {
-		p.Type, p.Refused = "refused", Message{ID: "ContentRefusedType", Data: map[string]any{"Type": cutUTF8(mime, maxShownMIME)}}
-		return
-	}
-	head, size, err := checkBase64(data)
-	if err != nil {
-		p.Type, p.Refused = "refused", badData(data)
-		return
-	}
-	if !hasMagic(head, mime, magic) {
-		p.Type, p.Refused = "refused", Message{ID: "ContentRefusedData"}
-		return
-	}
-	p.Image, p.MIME = true, mime
-	p.Large = size > LargeImage
-	p.Src = media.href(mime, data)
-}
-
-func hasMagic(b []byte, mime string, magic []string) bool {
-	for _, m := range magic {
-		if bytes.HasPrefix(b, []byte(m)) {
-			return mime != "image/webp" || (len(b) >= 12 && string(b[8:12]) == "WEBP")
-		}
-	}
-	return false
-}
-
-// audioTypes are the audio types a card plays.
-var audioTypes = map[string]bool{
-	"audio/wav": true, "audio/x-wav": true, "audio/wave": true, "audio/mpeg": true, "audio/mp3": true,
-	"audio/ogg": true, "audio/webm": true, "audio/flac": true, "audio/aac": true, "audio/mp4": true,
-}
-
-func (p *ContentItemProps) setAudio(mime, data string, media mediaSrc) {
-	mime = strings.ToLower(strings.TrimSpace(mime))
-	if !audioTypes[mime] {
-		p.Type, p.Refused = "refused", Message{ID: "ContentRefusedType", Data: map[string]any{"Type": cutUTF8(mime, maxShownMIME)}}
-		return
-	}
-	if _, _, err := checkBase64(data); err != nil {
-		p.Type, p.Refused = "refused", badData(data)
-		return
-	}
-	p.MIME = mime
-	p.Src = media.href(mime, data)
-}
-
 func annotationTags(a *annotationJSON) []Message {
 	if a == nil {
 		return nil
@@ -336,85 +272,3 @@ func annotationTags(a *annotationJSON) []Message {
 	}
 	return out
 }
-
-var mimeRE = regexp.MustCompile(`^[a-z0-9][a-z0-9.+-]*/[a-z0-9][a-z0-9.+-]*$`)
-
-// safeMIME keeps a MIME type that cannot break out of a data: URI or a
-// header, and is short enough to show.
-func safeMIME(m string) string {
-	m = strings.ToLower(strings.TrimSpace(strings.SplitN(m, ";", 2)[0]))
-	if len(m) > maxShownMIME || !mimeRE.MatchString(m) {
-		return "application/octet-stream"
-	}
-	return m
-}
-
-// fileName is the last path segment of a resource URI, for a download.
-func fileName(uri string) string {
-	name := uri
-	if u, err := url.Parse(uri); err == nil {
-		if u.Opaque != "" {
-			name = u.Opaque
-		} else {
-			name = u.Path
-		}
-	}
-	name = path.Base(strings.TrimRight(name, "/"))
-	if name == "." || name == "/" || name == "" {
-		return "resource"
-	}
-	return name
-}
-
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
-}
-
-// escapedLen is the length of s once escaped as HTML text, which is up
-// to five times its own (a quote becomes &#34;).
-func escapedLen(s string) int {
-	n := len(s)
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '<', '>':
-			n += 3
-		case '&', '"', '\'':
-			n += 4
-		}
-	}
-	return n
-}
-
-// Caps of the names a server gives its items: a card shows at most this
-// much of each, with an ellipsis, however long the server made them.
-const (
-	MaxShownURI  = 2048
-	MaxShownName = 256
-)
-
-// shown is s cut to at most n bytes, with an ellipsis when it was cut.
-func shown(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return cutUTF8(s, n) + jsonEllipsis
-}
-
-// cutUTF8 cuts s to at most n bytes without splitting a character.
-func cutUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n]
-}
-
-func itoa(i int) string { return strconv.Itoa(i) }
