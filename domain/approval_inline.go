@@ -31,35 +31,81 @@ var inlineRules = map[string]inlineRule{
 	"perl": {short: "eE"}, "ruby": {short: "e"}, "php": {short: "r"},
 	"lua": {short: "e"}, "luajit": {short: "e"}, "osascript": {short: "e"},
 	"npx": {short: "c", long: []string{"--call"}},
+	"su":  {short: "c", long: []string{"--command"}},
 }
 
 // InlineCode reports whether command runs a program given in args (sh -c,
-// python -c, node -e, perl -e, pwsh -Command, cmd /c, through env too),
-// naming the interpreter and the index of the argument holding the code.
+// python -c, node -e, perl -e, pwsh -Command, cmd /c), also behind the
+// wrappers wrapperRules knows (env, timeout, nice, sudo...), naming the
+// interpreter and the index of the argument holding the code.
 func InlineCode(command string, args []string) (program string, index int, ok bool) {
-	offset := 0
-	for {
-		prog := programName(command)
-		if prog != "env" && prog != "nohup" {
-			i, found := inlineIndex(prog, args)
-			return prog, offset + i, found
-		}
-		next := -1
-		for i, a := range args {
-			if prog == "env" && (a == "-S" || a == "--split-string" || strings.HasPrefix(a, "--split-string=")) {
-				return prog, offset + min(i+1, len(args)-1), true
-			}
-			if strings.HasPrefix(a, "-") || (prog == "env" && strings.Contains(a, "=")) {
-				continue
-			}
-			next = i
-			break
-		}
-		if next < 0 {
-			return "", 0, false
-		}
-		command, args, offset = args[next], args[next+1:], offset+next+1
+	scan := scanCommand(command, args)
+	if scan.inline == nil {
+		return "", 0, false
 	}
+	return scan.inline.prog, scan.inline.at, true
+}
+
+// maxWrappers bounds how many wrappers scanCommand follows: a command line
+// nesting more is flagged rather than followed to its end.
+const maxWrappers = 32
+
+// hop is a program found on a command line and the argument naming it
+// (-1 for the command itself).
+type hop struct {
+	prog string
+	at   int
+}
+
+// commandScan is what scanCommand finds: the interpreter running inline
+// code, if any, and the wrappers that run the rest as another user.
+type commandScan struct {
+	inline     *hop
+	escalating []hop
+}
+
+// scanCommand follows command through its wrappers to the program they
+// run and looks there for inline code. An env -S command line that cannot
+// be split, and more wrappers than maxWrappers, count as inline code of
+// the wrapper: what runs cannot be told, so it is flagged.
+func scanCommand(command string, args []string) commandScan {
+	var scan commandScan
+	words := make([]word, len(args))
+	for i, a := range args {
+		words[i] = word{s: a, at: i}
+	}
+	cur := word{s: command, at: -1}
+	for range maxWrappers {
+		prog := programName(cur.s)
+		rule, wrapper := wrapperRules[prog]
+		if !wrapper {
+			if prog == "su" {
+				scan.escalating = append(scan.escalating, hop{prog: prog, at: cur.at})
+			}
+			texts := make([]string, len(words))
+			for i, w := range words {
+				texts[i] = w.s
+			}
+			if i, found := inlineIndex(prog, texts); found {
+				scan.inline = &hop{prog: prog, at: words[i].at}
+			}
+			return scan
+		}
+		if rule.escalates {
+			scan.escalating = append(scan.escalating, hop{prog: prog, at: cur.at})
+		}
+		next, rest, found, holder, err := rule.unwrap(words)
+		if err != nil {
+			scan.inline = &hop{prog: prog, at: holder}
+			return scan
+		}
+		if !found {
+			return scan
+		}
+		cur, words = next, rest
+	}
+	scan.inline = &hop{prog: programName(cur.s), at: max(cur.at, 0)}
+	return scan
 }
 
 // programName is the interpreter a command names: its base name in lower
@@ -86,6 +132,19 @@ func inlineIndex(prog string, args []string) (int, bool) {
 			return name == "ec" || name == "cwa" || strings.HasPrefix("command", name) ||
 				strings.HasPrefix("encodedcommand", name) || strings.HasPrefix("commandwithargs", name), false
 		})
+	case "npm":
+		// npm exec -c CODE (or npm x) runs CODE in a shell, as npx -c does.
+		for i, a := range args {
+			if strings.HasPrefix(a, "-") {
+				continue
+			}
+			if a != "exec" && a != "x" {
+				return 0, false
+			}
+			j, found := inlineIndex("npx", args[i+1:])
+			return i + 1 + j, found
+		}
+		return 0, false
 	case "cmd":
 		return optionIndex(args, func(a string) (bool, bool) {
 			l := strings.ToLower(a)

@@ -22,14 +22,19 @@ const (
 	// RiskCwdRelative is a relative working directory, which is resolved
 	// from Switchboard's own working directory, not the project's.
 	RiskCwdRelative RiskKind = "cwd_relative"
+	// RiskPrivilege is a program (sudo, doas, su, pkexec) that runs the
+	// rest of the command line as another user, root unless told otherwise.
+	RiskPrivilege RiskKind = "privilege"
 	// RiskSendsEnv is a URL or header that reads an environment variable of
 	// the person and sends its value to the server's host.
 	RiskSendsEnv RiskKind = "sends_env"
 )
 
 // Risk is one flagged setting. Key is the env key or header name, Index
-// the argument holding inline code, Program the interpreter running it,
-// Variable and SentTo what a URL or header sends where.
+// the argument holding inline code (or naming a program that changes user),
+// Program the interpreter running it (or that program), Variable and SentTo
+// what a URL or header sends where. A risk about the command itself has
+// Field FieldCommand.
 type Risk struct {
 	Kind     RiskKind
 	Field    Field
@@ -47,6 +52,8 @@ func (r Risk) String() string {
 		return fmt.Sprintf("the environment variable %s changes how the program runs: it can make it load other code or find other programs", r.Key)
 	case RiskInlineCode:
 		return fmt.Sprintf("%s runs argument %d as a program", r.Program, r.Index+1)
+	case RiskPrivilege:
+		return fmt.Sprintf("%s runs the program as another user, root unless told otherwise", r.Program)
 	case RiskCwdOutside:
 		return "the working directory is outside the project"
 	case RiskCwdRelative:
@@ -62,7 +69,8 @@ func (r Risk) String() string {
 
 // risksOf flags what in cfg changes how its program runs or sends a
 // person's environment away. Programs and paths are judged as resolved
-// (that is what runs); w is only used for the order env keys list in.
+// (that is what runs), a working directory also through the symbolic links
+// on its way; w is only used for the order env keys list in.
 func risksOf(cfg ServerConfig, w RawConfig, projectRoot string, refs []EnvRef) []Risk {
 	var risks []Risk
 	if cfg.Transport == TransportStdio {
@@ -71,14 +79,22 @@ func risksOf(cfg ServerConfig, w RawConfig, projectRoot string, refs []EnvRef) [
 				risks = append(risks, Risk{Kind: RiskLoaderEnv, Field: FieldEnv, Key: k})
 			}
 		}
-		if prog, i, ok := InlineCode(cfg.Command, cfg.Args); ok {
-			risks = append(risks, Risk{Kind: RiskInlineCode, Field: FieldArgs, Index: i, Program: prog})
+		scan := scanCommand(cfg.Command, cfg.Args)
+		for _, h := range scan.escalating {
+			if h.at < 0 {
+				risks = append(risks, Risk{Kind: RiskPrivilege, Field: FieldCommand, Program: h.prog})
+			} else {
+				risks = append(risks, Risk{Kind: RiskPrivilege, Field: FieldArgs, Index: h.at, Program: h.prog})
+			}
+		}
+		if scan.inline != nil {
+			risks = append(risks, Risk{Kind: RiskInlineCode, Field: FieldArgs, Index: scan.inline.at, Program: scan.inline.prog})
 		}
 		switch {
 		case cfg.Cwd == "":
 		case !filepath.IsAbs(cfg.Cwd):
 			risks = append(risks, Risk{Kind: RiskCwdRelative, Field: FieldCwd})
-		case projectRoot != "" && !within(projectRoot, cfg.Cwd):
+		case projectRoot != "" && cwdOutside(projectRoot, cfg.Cwd):
 			risks = append(risks, Risk{Kind: RiskCwdOutside, Field: FieldCwd})
 		}
 	}
@@ -90,11 +106,47 @@ func risksOf(cfg ServerConfig, w RawConfig, projectRoot string, refs []EnvRef) [
 	return risks
 }
 
+// cwdOutside reports whether the working directory cwd lies outside the
+// project at root, judged both as written and where it leads on disk: a
+// cwd written inside the project can lead out of it through a symbolic
+// link the project ships (project/escape -> /), and the process runs where
+// the link leads. Both must lie inside, so a path written outside is
+// flagged even when it leads back in.
+//
+// The domain otherwise reads no disk. This check does, with the standard
+// library, because the approval request is built here from the parsed
+// config, and judging the written path in one place and the real one in an
+// adapter could disagree; it reads link targets only, never contents.
+func cwdOutside(root, cwd string) bool {
+	realRoot := resolvePath(root)
+	written := within(root, cwd) || within(realRoot, cwd)
+	return !written || !within(realRoot, resolvePath(cwd))
+}
+
 // within reports whether path is root or lies below it, judged on the
-// cleaned paths (symbolic links are not followed: the domain reads no disk).
+// cleaned paths.
 func within(root, path string) bool {
 	rel, err := filepath.Rel(filepath.Clean(root), filepath.Clean(path))
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// resolvePath is path with its symbolic links followed, as far as it
+// exists: a directory not created yet is judged by where its deepest
+// existing parent leads. Each ".." is taken after the link before it, as
+// the kernel does, not lexically.
+func resolvePath(path string) string {
+	rest := ""
+	for p := path; ; {
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(real, rest)
+		}
+		i := strings.LastIndexByte(p, filepath.Separator)
+		if i <= 0 {
+			return filepath.Clean(path) // nothing of it resolves: judge it as written
+		}
+		rest = filepath.Join(p[i+1:], rest)
+		p = p[:i]
+	}
 }
 
 // loaderEnvKeys are variables that make a program load code, find other

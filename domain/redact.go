@@ -22,10 +22,18 @@ var (
 	// flagRE finds a flag whose name holds a secret word, or ends in "key"
 	// (--key, --api_key, --access-key), and its value after "=" or spaces.
 	// The flag must start a word, so "monkey-key value" is left alone.
-	flagRE = regexp.MustCompile(`(?i)(^|[\s"'=,(\[])(--?(?:[a-z0-9_\-]*(?:token|secret|password|passwd|apikey|credential)[a-z0-9_\-]*|(?:[a-z0-9_\-]*[_\-])?key)(?:=|\s+))[^\s"']+`)
+	// Flag and value may each be quoted, as when an argument list is
+	// printed: --key="v", ["--key" "v"] (Go's %q), ["--key", "v"] (JSON).
+	flagRE = regexp.MustCompile(`(?i)(^|[\s"'=,(\[])(--?(?:[a-z0-9_\-]*(?:token|secret|password|passwd|apikey|credential)[a-z0-9_\-]*|(?:[a-z0-9_\-]*[_\-])?key)` + flagValueSep + `)[^\s"']+`)
 	// urlPathRE finds the path of a URL, up to its query or fragment.
 	urlPathRE = regexp.MustCompile(`(?i)(\b[a-z][a-z0-9+.\-]*://[^/\s?#"'<>]*)(/[^\s?#"'<>]*)`)
 )
+
+// flagValueSep is what may stand between a flag and its value: "=" with
+// an optional quote on either side, blanks and an optional opening quote,
+// or a closing quote, an optional comma and an opening quote. A comma
+// counts only between quotes, so "--token, --key" in prose stays.
+const flagValueSep = `(?:["']?=["']?|\s+["']?|["']\s*,?\s*["'])`
 
 // Redactor removes secrets from text before it is shown, logged or stored
 // for display. It knows the generic shapes of secrets (bearer tokens,

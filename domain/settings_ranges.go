@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -125,7 +126,9 @@ func rangeMessage(r SecondsRange, got string) string {
 
 // valueOffset finds where the value of key starts in an entry's bytes,
 // so a problem points at the number, not at the entry. Like
-// json.Unmarshal it takes the last of repeated keys; 0 when not found.
+// json.Unmarshal it matches keys without case ("KeepAliveSeconds" sets
+// keepAliveSeconds too) and takes the last of repeated keys; 0 when not
+// found.
 func valueOffset(raw []byte, key string) int64 {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
@@ -138,7 +141,7 @@ func valueOffset(raw []byte, key string) int64 {
 			return found
 		}
 		start := skipToValue(raw, dec.InputOffset())
-		if k, _ := tok.(string); k == key {
+		if k, _ := tok.(string); strings.EqualFold(k, key) {
 			found = start
 		}
 		var skip json.RawMessage

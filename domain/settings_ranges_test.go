@@ -121,6 +121,9 @@ func TestParseSettingsRefusesOutOfRangeNumbers(t *testing.T) {
 		{"connectTimeoutSeconds", "1e12", "got 1e+12"},
 		{"callTimeoutSeconds", "9.3e9", `"callTimeoutSeconds" must be from 1 to 86400 seconds, got 9.3e+09`},
 		{"callTimeoutSeconds", "1e-9", "got 1e-09"},
+		// json.Unmarshal matches keys without case, so the offset must too.
+		{"KeepAliveSeconds", "1e9", `"keepAliveSeconds" must be 0 (off) or from 5 to 3600 seconds, got 1e+09`},
+		{"CALLTIMEOUTSECONDS", "0", "got 0"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.key+"="+tt.value, func(t *testing.T) {

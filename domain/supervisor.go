@@ -112,6 +112,14 @@ func startSupervisor(opts SupervisorOptions, cfg ServerConfig, rec *ServerRecord
 	}
 	if rec != nil {
 		s.overrides = rec.Overrides
+		// An older drawer saved keep-alive intervals the range now refuses
+		// (1-4 s probes flap healthy servers): such a one is dropped.
+		if ka := s.overrides.KeepAlive; ka != nil {
+			if err := KeepAliveRange.Check(*ka); err != nil {
+				opts.Log.Warn("stored keep-alive interval ignored, the settings file's applies", "server", cfg.Name, "error", err)
+				s.overrides.KeepAlive = nil
+			}
+		}
 	}
 	s.cfg = s.overrides.apply(cfg)
 	s.st = Status{

@@ -42,7 +42,7 @@ type EnvRefDTO struct {
 }
 
 // RiskDTO is one flagged setting; Kind is stable for programs
-// (loader_env, inline_code, cwd_outside_project, cwd_relative, sends_env)
+// (loader_env, inline_code, privilege, cwd_outside_project, cwd_relative, sends_env)
 // and Message says it in English.
 type RiskDTO struct {
 	Kind     string `json:"kind"`

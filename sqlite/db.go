@@ -38,11 +38,12 @@ var pragmas = []string{
 // with SQLITE_BUSY, and several read-only connections that WAL lets run
 // while the writer works.
 type DB struct {
-	write   *sql.DB
-	read    *sql.DB
-	owner   string     // this process's id in invocations.owner
-	lock    *ownerLock // keeps owner visibly alive until Close
-	changes []PermissionChange
+	write    *sql.DB
+	read     *sql.DB
+	owner    string     // this process's id in invocations.owner
+	lock     *ownerLock // keeps owner visibly alive until Close
+	changes  []PermissionChange
+	sweepErr error // what the start-up sweep of lock files could not do
 }
 
 // Open opens dir/switchboard.db, creating dir and the file if needed, and
@@ -85,9 +86,7 @@ func Open(ctx context.Context, dir string) (*DB, error) {
 		return nil, errors.Join(fmt.Errorf("open database %s: %w", path, err), lock.release())
 	}
 	db.owner, db.lock, db.changes = lock.id, lock, changes
-	if err := lock.sweep(); err != nil {
-		return nil, errors.Join(fmt.Errorf("open database %s: %w", path, err), db.Close())
-	}
+	db.sweepErr = lock.sweep() // logged by the caller, never fatal
 	return db, nil
 }
 
@@ -122,6 +121,11 @@ func privatize(changes []PermissionChange, path string) ([]PermissionChange, err
 func (db *DB) PermissionChanges() []PermissionChange {
 	return append([]PermissionChange(nil), db.changes...)
 }
+
+// SweepError says which lock files of other processes Open could not
+// check or remove, for the caller to log. It never stops Open: a stray
+// file in the data directory is no reason not to start.
+func (db *DB) SweepError() error { return db.sweepErr }
 
 // Close closes both pools and then gives up this process's owner id. The
 // last connection to close checkpoints the WAL back into the main file.

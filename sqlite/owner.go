@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // ownersDir is the directory, inside the data directory, that holds one
@@ -75,10 +76,20 @@ func (l *ownerLock) release() error {
 }
 
 // alive reports whether owner is a Switchboard process that still runs,
-// this one included. A dead owner's lock file is removed on the way, as
-// nobody will ever use that id again. An owner with no file, or the empty
-// owner of rows written before owners were recorded, is dead.
-func (l *ownerLock) alive(owner string) (bool, error) {
+// this one included. An owner with no file, or the empty owner of rows
+// written before owners were recorded, is dead. An owner whose lock file
+// cannot be opened or locked counts as alive: ending the calls of a
+// process that may be running is worse than leaving them, and the sweep
+// reports the file.
+func (l *ownerLock) alive(owner string) bool {
+	alive, _ := l.probe(owner)
+	return alive
+}
+
+// probe tells whether owner runs, as alive does, and says why when it
+// could not tell or could not clean up. A dead owner's lock file is
+// removed on the way, as nobody will ever use that id again.
+func (l *ownerLock) probe(owner string) (alive bool, err error) {
 	if owner == l.id {
 		return true, nil
 	}
@@ -86,19 +97,14 @@ func (l *ownerLock) alive(owner string) (bool, error) {
 		return false, nil
 	}
 	path := filepath.Join(l.dir, owner+".lock")
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	free, err := lockable(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return false, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("check owner %s: %w", owner, err)
+		return true, fmt.Errorf("check owner %s: %w", owner, err)
 	}
-	defer f.Close()
-	locked, err := tryLock(f)
-	if err != nil {
-		return false, fmt.Errorf("check owner %s: %w", owner, err)
-	}
-	if !locked {
+	if !free {
 		return true, nil
 	}
 	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -107,20 +113,79 @@ func (l *ownerLock) alive(owner string) (bool, error) {
 	return false, nil
 }
 
-// sweep removes the lock files of owners that no longer run, so crashes
-// do not pile files up in the data directory.
+// lockable reports whether nobody holds the lock on the file at path.
+func lockable(path string) (bool, error) {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	return tryLock(f)
+}
+
+// staleClaim is how much older than this process's own lock file a
+// *.new file must be to count as left by a crash: a start renames its
+// file within microseconds of creating it, so a minute is far beyond any
+// claim in progress, and comparing file times needs no clock.
+const staleClaim = time.Minute
+
+// sweep removes the lock files of owners that no longer run, and the
+// *.new files of starts that crashed before renaming theirs, so crashes
+// do not pile files up in the data directory. It returns what it could
+// not check or remove, for the caller to log: a sweep never stops a start.
 func (l *ownerLock) sweep() error {
-	names, err := filepath.Glob(filepath.Join(l.dir, "*.lock"))
+	if !haveFlock {
+		return nil
+	}
+	entries, err := os.ReadDir(l.dir)
 	if err != nil {
 		return fmt.Errorf("sweep owners: %w", err)
 	}
 	var errs []error
-	for _, name := range names {
-		if _, err := l.alive(strings.TrimSuffix(filepath.Base(name), ".lock")); err != nil {
-			errs = append(errs, err)
+	for _, e := range entries {
+		name := e.Name()
+		switch {
+		case strings.HasSuffix(name, ".lock"):
+			if _, err := l.probe(strings.TrimSuffix(name, ".lock")); err != nil {
+				errs = append(errs, err)
+			}
+		case strings.HasSuffix(name, ".new") && validOwner(strings.TrimSuffix(name, ".new")):
+			if err := l.sweepClaim(filepath.Join(l.dir, name)); err != nil {
+				errs = append(errs, err)
+			}
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// sweepClaim removes the *.new file at path when it is older than this
+// process's lock file by staleClaim and nobody holds its lock.
+func (l *ownerLock) sweepClaim(path string) error {
+	mine, err := l.file.Stat()
+	if err != nil {
+		return fmt.Errorf("sweep %s: %w", path, err)
+	}
+	info, err := os.Lstat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("sweep %s: %w", path, err)
+	}
+	if !info.Mode().IsRegular() || info.ModTime().After(mine.ModTime().Add(-staleClaim)) {
+		return nil
+	}
+	free, err := lockable(path)
+	if errors.Is(err, os.ErrNotExist) || (err == nil && !free) {
+		return nil
+	}
+	if err == nil {
+		err = os.Remove(path)
+	}
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("sweep %s: %w", path, err)
+	}
+	return nil
 }
 
 // validOwner reports whether s looks like an id claimOwner makes, so that

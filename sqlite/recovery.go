@@ -110,11 +110,7 @@ func (s *InvocationStore) stoppedOwners(ctx context.Context, q querier, cond str
 			}
 			continue
 		}
-		alive, err := s.db.lock.alive(o)
-		if err != nil {
-			return nil, fmt.Errorf("interrupt calls: %w", err)
-		}
-		if !alive {
+		if !s.db.lock.alive(o) {
 			gone = append(gone, o)
 		}
 	}

@@ -3,7 +3,7 @@ package views
 import (
 	"fmt"
 	"strings"
-	"unicode"
+	"unicode/utf8"
 
 	"github.com/switchboard-mcp/switchboard/domain"
 )
@@ -49,6 +49,8 @@ func (p *ApprovalProps) valueAt(r domain.Risk) *ApprovalValue {
 		return nil
 	}
 	switch r.Field {
+	case domain.FieldCommand:
+		return &p.Command
 	case domain.FieldArgs:
 		if r.Index >= 0 && r.Index < len(p.Args) {
 			return &p.Args[r.Index]
@@ -73,6 +75,8 @@ func riskMessage(r domain.Risk, root string) (summary, flag Message) {
 		return Message{ID: "ApprovalRiskLoader", Data: map[string]any{"Key": visible(r.Key)}}, Message{ID: "ApprovalFlagLoader"}
 	case domain.RiskInlineCode:
 		return Message{ID: "ApprovalRiskInline", Data: map[string]any{"Program": r.Program, "Number": r.Index + 1}}, Message{ID: "ApprovalFlagInline"}
+	case domain.RiskPrivilege:
+		return Message{ID: "ApprovalRiskPrivilege", Data: map[string]any{"Program": r.Program}}, Message{ID: "ApprovalFlagPrivilege"}
 	case domain.RiskCwdOutside:
 		return Message{ID: "ApprovalRiskOutside", Data: map[string]any{"Root": visible(root)}}, Message{ID: "ApprovalFlagOutside"}
 	case domain.RiskCwdRelative:
@@ -128,8 +132,10 @@ func newApprovalValue(s string, notes []Message) ApprovalValue {
 }
 
 // visible shows s with every character that would hide or disguise text
-// spelled out as \u{XXXX}: control characters (but newline and tab, which
-// show as such), bidirectional overrides and zero-width characters.
+// spelled out as \u{XXXX}: what domain.IsDisplayControl reports (controls,
+// bidi marks, separators, invisible characters), but newline and tab, which
+// the dialog shows as such, and U+FFFD, which also stands for bytes that
+// are not UTF-8.
 func visible(s string) string {
 	if strings.IndexFunc(s, hidden) < 0 {
 		return s
@@ -146,7 +152,7 @@ func visible(s string) string {
 }
 
 func hidden(r rune) bool {
-	return (unicode.IsControl(r) && r != '\n' && r != '\t') || unicode.Is(unicode.Cf, r) || r == unicode.ReplacementChar
+	return (domain.IsDisplayControl(r) && r != '\n' && r != '\t') || r == utf8.RuneError
 }
 
 func hasMessage(list []Message, m Message) bool {

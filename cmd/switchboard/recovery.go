@@ -19,6 +19,9 @@ func recoverFromStop(ctx context.Context, db *sqlite.DB, invocations *domain.Inv
 		log.Warn("data was readable by other users; made it private", "path", c.Path,
 			"mode_was", c.From.String(), "mode_now", c.To.String())
 	}
+	if err := db.SweepError(); err != nil {
+		log.Warn("could not clean up lock files of earlier runs; their calls are left alone", "error", err)
+	}
 	ended, err := invocations.Recover(ctx)
 	if err != nil {
 		log.Error("end tool calls interrupted by an earlier stop", "error", err)

@@ -8,11 +8,20 @@
 // meant for the dialog. When the dialog shown for a server is replaced by
 // one with another config fingerprint (the file changed), its note saying
 // so is revealed; a refused decision (409) swaps in the new dialog itself.
+// Whenever a dialog follows one with another fingerprint (another
+// server's, or the same server's changed config), its buttons are disabled
+// for GUARD_MS, so a click or Enter meant for the old config can never
+// answer the new one; focus waits on the dialog's body meanwhile and moves
+// to Reject when the buttons come back.
 (function () {
   'use strict';
 
+  var GUARD_MS = 1000;
   var shown = '';
   var shownPrint = '';
+  var guardUntil = 0;
+  var guardTimer = 0;
+  var guardMovedFocus = false;
 
   function dialog() {
     return document.querySelector('#approval-slot [data-testid="approval-dialog"]');
@@ -31,39 +40,96 @@
     return (body ? [body] : []).concat(buttons(d));
   }
 
+  function body(d) {
+    return d.querySelector('[data-testid="approval-body"]');
+  }
+
+  // answers are the dialog's decision buttons, disabled or not.
+  function answers(d) {
+    return d.querySelectorAll('[data-testid="approval-approve"], [data-testid="approval-reject"]');
+  }
+
+  // focusFirst puts focus on Reject, or on the body while the buttons are
+  // held back.
+  function focusFirst(d) {
+    var first = buttons(d)[0] || body(d);
+    if (first) first.focus();
+  }
+
+  // holdAnswers disables the decision buttons of d until guardUntil; a
+  // dialog swapped in again meanwhile is held for the time that is left.
+  function holdAnswers(d) {
+    Array.prototype.forEach.call(answers(d), function (b) {
+      b.disabled = true;
+      b.setAttribute('aria-disabled', 'true');
+    });
+    if (d.contains(document.activeElement) && document.activeElement !== body(d)) return;
+    var b = body(d);
+    if (b) {
+      b.focus();
+      guardMovedFocus = true;
+    }
+  }
+
+  function releaseAnswers() {
+    guardTimer = 0;
+    var d = dialog();
+    if (!d) return;
+    var wait = guardUntil - Date.now();
+    if (wait > 0) {
+      guardTimer = window.setTimeout(releaseAnswers, wait);
+      return;
+    }
+    Array.prototype.forEach.call(answers(d), function (b) {
+      b.disabled = false;
+      b.removeAttribute('aria-disabled');
+    });
+    var moved = guardMovedFocus;
+    guardMovedFocus = false;
+    var active = document.activeElement;
+    if (!d.contains(active) || (moved && active === body(d))) focusFirst(d);
+  }
+
   // onSlotChanged focuses the first button of a dialog that is new or asks
   // about another server; an unchanged dialog keeps the person's focus.
   function onSlotChanged() {
     var d = dialog();
     var key = d ? d.getAttribute('data-server') || '' : '';
     if (!d) {
+      // shownPrint stays: a dialog coming right after this one (the next
+      // pending server, say) is held too, against a double click.
       shown = '';
-      shownPrint = '';
       return;
     }
     var print = d.getAttribute('data-fingerprint') || '';
-    if (key === shown && shownPrint && print !== shownPrint) {
-      var note = d.querySelector('[data-testid="approval-changed"]');
-      if (note) note.hidden = false;
+    if (shownPrint && print !== shownPrint) {
+      guardUntil = Date.now() + GUARD_MS;
+      if (key === shown) {
+        var note = d.querySelector('[data-testid="approval-changed"]');
+        if (note) note.hidden = false;
+      }
     }
     shownPrint = print;
+    var held = Date.now() < guardUntil;
+    if (held) {
+      holdAnswers(d);
+      if (!guardTimer) guardTimer = window.setTimeout(releaseAnswers, guardUntil - Date.now());
+    }
     if (key === shown && d.contains(document.activeElement)) return;
     shown = key;
-    var first = buttons(d)[0];
-    if (first) first.focus();
+    focusFirst(d);
   }
 
   window.addEventListener('keydown', function (e) {
     var d = dialog();
     if (!d) return;
-    var items = buttons(d);
     if (e.key === 'Escape') {
       e.preventDefault();
       e.stopImmediatePropagation();
-      if (!d.contains(document.activeElement) && items[0]) items[0].focus();
+      if (!d.contains(document.activeElement)) focusFirst(d);
       return;
     }
-    items = focusables(d);
+    var items = focusables(d);
     if (e.key !== 'Tab' || items.length === 0) return;
     e.preventDefault();
     e.stopImmediatePropagation();
@@ -77,8 +143,7 @@
     var d = dialog();
     var toast = document.getElementById('toast');
     if (!d || d.contains(e.target) || (toast && toast.contains(e.target))) return;
-    var first = buttons(d)[0];
-    if (first) first.focus();
+    focusFirst(d);
   });
 
   // A decision about a config that changed answers 409 with the dialog
