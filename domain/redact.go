@@ -25,6 +25,11 @@ var (
 	// Flag and value may each be quoted, as when an argument list is
 	// printed: --key="v", ["--key" "v"] (Go's %q), ["--key", "v"] (JSON).
 	flagRE = regexp.MustCompile(`(?i)(^|[\s"'=,(\[])(--?(?:[a-z0-9_\-]*(?:token|secret|password|passwd|apikey|credential)[a-z0-9_\-]*|(?:[a-z0-9_\-]*[_\-])?key)` + flagValueSep + `)[^\s"']+`)
+	// knownTokenRE finds tokens that well-known services issue, by their
+	// prefix and shape, wherever they appear: a child inherits
+	// Switchboard's environment, so it may print a token that no setting
+	// of the server declared.
+	knownTokenRE = regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_\-]{20,}|xox[abposr]-[A-Za-z0-9\-]{10,}|(?:AKIA|ASIA)[0-9A-Z]{16}\b|sk-[A-Za-z0-9_\-]{32,}|npm_[A-Za-z0-9]{36}|eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,})`)
 	// urlPathRE finds the path of a URL, up to its query or fragment.
 	urlPathRE = regexp.MustCompile(`(?i)(\b[a-z][a-z0-9+.\-]*://[^/\s?#"'<>]*)(/[^\s?#"'<>]*)`)
 )
@@ -38,7 +43,8 @@ const flagValueSep = `(?:["']?=["']?|\s+["']?|["']\s*,?\s*["'])`
 // Redactor removes secrets from text before it is shown, logged or stored
 // for display. It knows the generic shapes of secrets (bearer tokens,
 // Authorization headers, URL userinfo, secret-looking query values and
-// flags) plus the literal values a server's settings declared.
+// flags, tokens with a well-known prefix) plus the literal values a
+// server's settings declared secret.
 type Redactor struct {
 	literals []string // longest first, so a secret that contains another is removed whole
 }
@@ -63,6 +69,7 @@ func (r Redactor) Redact(s string) string {
 	for _, l := range r.literals {
 		s = strings.ReplaceAll(s, l, Redacted)
 	}
+	s = knownTokenRE.ReplaceAllString(s, Redacted)
 	s = userinfoRE.ReplaceAllString(s, "${1}"+Redacted+"@")
 	s = authHdrRE.ReplaceAllString(s, "${1}${2}"+Redacted)
 	s = bearerRE.ReplaceAllString(s, "${1} "+Redacted)

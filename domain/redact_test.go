@@ -34,7 +34,7 @@ func TestRedact(t *testing.T) {
 
 func TestTargetIsRedacted(t *testing.T) {
 	stdio := domain.ServerConfig{Transport: domain.TransportStdio, Command: "npx", Args: []string{"-y", "srv", "--token=zzz999", "sekret-value"},
-		Env: map[string]string{"KEY": "sekret-value"}}
+		Env: map[string]string{"API_TOKEN": "sekret-value"}}
 	if got := stdio.Target(); strings.Contains(got, "zzz999") || strings.Contains(got, "sekret-value") {
 		t.Errorf("Target() = %q, leaks a secret", got)
 	}
