@@ -95,3 +95,20 @@ func Categorize(err error) ErrorCategory {
 	}
 	return CategoryProtocol
 }
+
+// ServerError is a JSON-RPC error a server answered to one request, such as
+// -32602 "Resource … not found". It is that request's failure and never the
+// connection's: the session that carried it stays up. Message is the
+// server's own text, data to show as it was sent; Code is 0 when the
+// adapter could not learn it.
+type ServerError struct {
+	Code    int
+	Message string
+}
+
+func (e *ServerError) Error() string {
+	if e.Code == 0 {
+		return "server error: " + e.Message
+	}
+	return fmt.Sprintf("server error %d: %s", e.Code, e.Message)
+}

@@ -56,9 +56,14 @@ func classify(err error) apiError {
 	var se *domain.SettingsError
 	var he *echo.HTTPError
 	var sch *domain.SchemaError
+	var srv *domain.ServerError
 	switch {
 	case errors.As(err, &ae):
 		return *ae
+	case errors.As(err, &srv):
+		// The server answered this one request with a JSON-RPC error: its
+		// message is the server's data, shown as the answer of an upstream.
+		return apiError{http.StatusBadGateway, "server_error", err.Error()}
 	case errors.As(err, &sch):
 		return apiError{http.StatusUnprocessableEntity, "invalid_arguments", err.Error()}
 	case errors.Is(err, domain.ErrBadArguments):

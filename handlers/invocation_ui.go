@@ -117,7 +117,7 @@ func (u *invocationUI) read(c echo.Context) error {
 	}
 	raw, err := u.cards.fleet.ReadResource(ctx, inv.ServerName, uri)
 	if err != nil {
-		return err
+		return u.readFailed(c, inv.ServerName, err)
 	}
 	return u.render(c, views.ResourcePreview(views.NewResourcePreview(raw)))
 }
@@ -173,6 +173,12 @@ func (u *invocationUI) history(c echo.Context) error {
 
 // render writes a buffered fragment in the person's language.
 func (u *invocationUI) render(c echo.Context, comp templ.Component) error {
+	return u.renderStatus(c, http.StatusOK, comp)
+}
+
+// renderStatus is render with a status other than 200, for a fragment
+// that says why something failed.
+func (u *invocationUI) renderStatus(c echo.Context, status int, comp templ.Component) error {
 	ctx := u.prefs.resolve(c).context(c.Request().Context())
 	var buf bytes.Buffer
 	if err := comp.Render(ctx, &buf); err != nil {
@@ -181,7 +187,7 @@ func (u *invocationUI) render(c echo.Context, comp templ.Component) error {
 	h := c.Response().Header()
 	h.Set("Cache-Control", "no-store")
 	h.Set("Vary", "Accept-Language, Cookie")
-	return c.HTMLBlob(http.StatusOK, buf.Bytes())
+	return c.HTMLBlob(status, buf.Bytes())
 }
 
 // resultText is the text a person copies from a result: every text item

@@ -52,7 +52,7 @@ func (s *session) CallTool(ctx context.Context, tool string, args json.RawMessag
 	defer cancel()
 	res, err := s.client.CallTool(rctx, req)
 	if err != nil {
-		return nil, s.requestError(ctx, ex, fmt.Errorf("call %s: %w", tool, err))
+		return nil, s.requestFailed(ctx, ex, "call "+tool, err)
 	}
 	out, err := res.MarshalJSON()
 	if err != nil {
@@ -84,7 +84,8 @@ func decodeArgs(args json.RawMessage) (map[string]any, error) {
 }
 
 // ReadResource sends resources/read and returns mcp-go's result encoded
-// again.
+// again. A server that refuses the read (an unknown URI) fails it with a
+// *domain.ServerError and the session stays up.
 func (s *session) ReadResource(ctx context.Context, uri string) (json.RawMessage, error) {
 	req := mcp.ReadResourceRequest{}
 	req.Params.URI = uri
@@ -93,7 +94,7 @@ func (s *session) ReadResource(ctx context.Context, uri string) (json.RawMessage
 	defer cancel()
 	res, err := s.client.ReadResource(rctx, req)
 	if err != nil {
-		return nil, s.requestError(ctx, ex, fmt.Errorf("read %s: %w", uri, err))
+		return nil, s.requestFailed(ctx, ex, "read "+uri, err)
 	}
 	out, err := json.Marshal(res)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io/fs"
 	"net"
+	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
@@ -45,6 +46,10 @@ func Classify(err error) domain.ErrorCategory {
 	case errors.Is(err, ErrMessageTooLarge):
 		// Checked first: the text mcp-go wraps around it may mention a
 		// session or a status.
+		return domain.CategoryProtocol
+	case isRPCResponse(err):
+		// The server answered this one request with an error; only
+		// transport facts say anything about the connection.
 		return domain.CategoryProtocol
 	case isAuth(err):
 		return domain.CategoryAuth
@@ -97,14 +102,23 @@ func isAuth(err error) bool {
 	return code == 401 || code == 403
 }
 
-// isSessionGone recognizes a server that no longer knows the session: mcp-go
-// reports a 404 as ErrSessionTerminated, while TypeScript servers answer 400
-// with a JSON-RPC error such as "Bad Request: No valid session ID provided".
+// isSessionGone recognizes a server that no longer knows the session from
+// transport facts only: mcp-go reports a streamable HTTP 404 as
+// ErrSessionTerminated, and a legacy SSE post refused with 400 or 404
+// ("Invalid session ID", "Session not found") as text with the status.
+// A JSON-RPC error response never counts, whatever its message says; the
+// 400 "No valid session ID" that TypeScript servers answer on streamable
+// HTTP is a JSON-RPC body too, so the observer judges it by its HTTP
+// status and the session ID the request carried.
 func isSessionGone(err error) bool {
 	if errors.Is(err, transport.ErrSessionTerminated) {
 		return true
 	}
-	return mentionsLostSession(err.Error())
+	switch statusFromMessage(err) {
+	case http.StatusBadRequest, http.StatusNotFound:
+		return mentionsLostSession(err.Error())
+	}
+	return false
 }
 
 func mentionsLostSession(msg string) bool {

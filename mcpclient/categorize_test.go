@@ -54,8 +54,20 @@ func TestClassify(t *testing.T) {
 		{"401-from-sse-stream", errors.New("unexpected status code: 401"), domain.CategoryAuth},
 
 		{"404-session", fmt.Errorf("failed to send request: %w", transport.ErrSessionTerminated), domain.CategorySession},
-		{"400-typescript-session", errors.New("Bad Request: No valid session ID provided"), domain.CategorySession},
-		{"sse-session", fmt.Errorf("%w: Invalid session ID", mcp.ErrInvalidParams), domain.CategorySession},
+		{"sse-post-400-session", transport.NewError(errors.New(`request failed with status 400: {"jsonrpc":"2.0","error":{"code":-32602,"message":"Invalid session ID"}}`)), domain.CategorySession},
+		{"sse-post-404-session", fmt.Errorf("ping: %w", transport.NewError(errors.New("request failed with status 404: Session not found"))), domain.CategorySession},
+
+		// A JSON-RPC error response is one request's failure, whatever it
+		// says; the streamable HTTP 400 "No valid session ID" is judged by
+		// the observer, which sees the status and the session header.
+		{"jsonrpc-resource-mentions-session", fmt.Errorf("read demo://session/1: %w", fmt.Errorf("%w: Resource demo://session/1 not found", mcp.ErrInvalidParams)), domain.CategoryProtocol},
+		{"jsonrpc-resource-not-found-code", fmt.Errorf("%w: session resource not found", mcp.ErrResourceNotFound), domain.CategoryProtocol},
+		{"jsonrpc-invalid-session-param", fmt.Errorf("%w: Invalid session ID", mcp.ErrInvalidParams), domain.CategoryProtocol},
+		{"jsonrpc-internal-expired", fmt.Errorf("%w: session expired for this cart", mcp.ErrInternalError), domain.CategoryProtocol},
+		{"server-error", fmt.Errorf("read x on demo: %w", &domain.ServerError{Code: -32000, Message: "Unknown session token"}), domain.CategoryProtocol},
+		{"body-text-without-status", errors.New("Bad Request: No valid session ID provided"), domain.CategoryProtocol},
+		{"jsonrpc-quoting-a-status", fmt.Errorf("%w: request failed with status 404: session not found", mcp.ErrInvalidParams), domain.CategoryProtocol},
+		{"jsonrpc-401-text", fmt.Errorf("%w: upstream said status 401", mcp.ErrInternalError), domain.CategoryProtocol},
 
 		{"not-on-path", &exec.Error{Name: "srv", Err: exec.ErrNotFound}, domain.CategoryConfig},
 		{"no-such-file", &fs.PathError{Op: "fork/exec", Path: "/x", Err: syscall.ENOENT}, domain.CategoryConfig},
