@@ -150,10 +150,19 @@ type Violation struct {
 	Message string
 }
 
+// Where is the violation's place for people to read: its pointer, or
+// "(root)" for the whole document, whose pointer is empty.
+func (v Violation) Where() string {
+	if v.Pointer == "" {
+		return "(root)"
+	}
+	return v.Pointer
+}
+
 func (e *SchemaError) Error() string {
 	if len(e.Violations) == 0 {
 		return "does not match its schema"
 	}
 	v := e.Violations[0]
-	return "does not match its schema at " + v.Pointer + ": " + v.Message
+	return "does not match its schema at " + v.Where() + ": " + v.Message
 }

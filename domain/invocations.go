@@ -27,8 +27,10 @@ var (
 // DefaultMaxResultBytes caps what one result may take in the store.
 const DefaultMaxResultBytes = 10 << 20
 
-// Catalog reports what a server offers; the Fleet implements it.
+// Catalog reports what a server offers and its state; the Fleet
+// implements it.
 type Catalog interface {
+	Status(server string) (Status, error)
 	Capabilities(server string) (Capabilities, error)
 	Redactor(server string) (Redactor, error)
 }
@@ -89,11 +91,21 @@ type CallRequest struct {
 	RetryOf   string
 }
 
-// Start checks the tool and its arguments, records the call as pending and
-// runs it in the background. The pending invocation is returned at once.
+// Start checks the server's state, the tool and its arguments, records the
+// call as pending and runs it in the background. The pending invocation is
+// returned at once. A blocked or disabled server refuses the call before
+// anything is recorded: it could only fail, and a card for it would say
+// less than the refusal does.
 func (s *Invocations) Start(ctx context.Context, req CallRequest) (Invocation, error) {
 	args, err := normalizeArgs(req.Arguments)
 	if err != nil {
+		return Invocation{}, err
+	}
+	st, err := s.opts.Catalog.Status(req.Server)
+	if err != nil {
+		return Invocation{}, err
+	}
+	if err := refusal(st); err != nil {
 		return Invocation{}, err
 	}
 	caps, err := s.opts.Catalog.Capabilities(req.Server)
@@ -102,7 +114,7 @@ func (s *Invocations) Start(ctx context.Context, req CallRequest) (Invocation, e
 	}
 	tool, ok := findTool(caps, req.Tool)
 	if !ok {
-		return Invocation{}, fmt.Errorf("%s on %s: %w", req.Tool, req.Server, ErrToolNotFound)
+		return Invocation{}, &ToolNotFoundError{Server: req.Server, Tool: req.Tool}
 	}
 	if s.opts.Validator != nil && len(tool.InputSchema) > 0 {
 		if err := s.opts.Validator.Validate(tool.InputSchema, args); err != nil {

@@ -243,9 +243,10 @@ func TestRetryRunsTheSameArgumentsAgain(t *testing.T) {
 
 func TestNotConnectedCallFails(t *testing.T) {
 	ir := newInvRig(t, nil)
-	if _, err := ir.fleet.Disable(context.Background(), "srv"); err != nil {
-		t.Fatal(err)
-	}
+	// Lost and waiting to retry (the fake clock never fires it): the call
+	// is taken and fails at once, saying why.
+	ir.sess.Lose(&domain.ConnError{Category: domain.CategoryExited, ExitCode: 1, Err: domain.ErrProcessExited})
+	ir.waitPhase("srv", domain.PhaseWaiting)
 	inv, err := ir.svc.Start(context.Background(), domain.CallRequest{Scope: ir.scope, Server: "srv", Tool: "echo", Arguments: json.RawMessage(`{"message":"x"}`)})
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -77,11 +78,19 @@ func (a *approvalsAPI) decide(c echo.Context, d domain.ApprovalDecision) error {
 // decisionBody reads the fingerprint a decision carries; no body at all
 // reads as no fingerprint.
 func decisionBody(c echo.Context) (string, error) {
+	shape := &apiError{http.StatusBadRequest, "bad_request", `the body must be {"fingerprint": "…"}, the fingerprint of the config shown`}
+	raw, err := io.ReadAll(http.MaxBytesReader(c.Response(), c.Request().Body, 1<<12))
+	if err != nil {
+		return "", shape
+	}
+	if err := notJSON(raw, "bad_request"); err != nil {
+		return "", err
+	}
 	var body DecisionDTO
-	dec := json.NewDecoder(http.MaxBytesReader(c.Response(), c.Request().Body, 1<<12))
+	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&body); err != nil && !errors.Is(err, io.EOF) {
-		return "", &apiError{http.StatusBadRequest, "bad_request", `the body must be {"fingerprint": "…"}, the fingerprint of the config shown`}
+		return "", shape
 	}
 	return body.Fingerprint, nil // an empty one is refused by Decide, after it knows the server
 }

@@ -47,6 +47,9 @@ func (a *invocationsAPI) call(c echo.Context) error {
 	if err := domain.CheckJSONDepth(body, domain.MaxArgumentsDepth); err != nil {
 		return err
 	}
+	if err := notJSON(body, "bad_arguments"); err != nil {
+		return err
+	}
 	q := c.QueryParams()
 	inv, err := a.svc.Start(c.Request().Context(), domain.CallRequest{
 		Scope: a.scope, Server: server, Tool: tool, Arguments: body,

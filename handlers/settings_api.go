@@ -1,7 +1,9 @@
 package handlers
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -36,11 +38,19 @@ func (a *serversAPI) updateSettings(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	shape := &apiError{http.StatusBadRequest, "bad_request", "the body must be a JSON object with autoReconnect and/or keepAliveSeconds"}
+	raw, err := io.ReadAll(http.MaxBytesReader(c.Response(), c.Request().Body, 1<<16))
+	if err != nil {
+		return shape
+	}
+	if err := notJSON(raw, "bad_request"); err != nil {
+		return err
+	}
 	var body SettingsDTO
-	dec := json.NewDecoder(http.MaxBytesReader(c.Response(), c.Request().Body, 1<<16))
+	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&body); err != nil {
-		return &apiError{http.StatusBadRequest, "bad_request", "the body must be a JSON object with autoReconnect and/or keepAliveSeconds"}
+		return shape
 	}
 	o, err := body.Override()
 	if err != nil {

@@ -175,6 +175,7 @@ func (c *Connector) handshake(ctx context.Context, s *session, version string) e
 // whatever mcp-go made of it, and an HTTP status seen on the wire beats the
 // string mcp-go turned it into.
 func handshakeError(ctx context.Context, s *session, err error) *domain.ConnError {
+	err = unrepeated(err)
 	if ctx.Err() != nil {
 		return contextError(ctx, err)
 	}

@@ -165,6 +165,7 @@ func (s *session) Probe(ctx context.Context) error {
 // requestError categorizes a failed request and ends the session when the
 // failure says the connection is gone.
 func (s *session) requestError(ctx context.Context, ex *exchange, err error) error {
+	err = unrepeated(err)
 	if ctx.Err() != nil {
 		return contextError(ctx, err)
 	}

@@ -231,7 +231,7 @@ func newStructured(raw json.RawMessage, in CardInput) *StructuredProps {
 			s.Invalid = true
 			if se, ok := err.(*domain.SchemaError); ok {
 				for _, v := range se.Violations[:min(len(se.Violations), MaxViolations)] {
-					s.Violations = append(s.Violations, v.Pointer+": "+v.Message)
+					s.Violations = append(s.Violations, v.Where()+": "+v.Message)
 				}
 				if len(se.Violations) > MaxViolations {
 					s.Violations = append(s.Violations, jsonEllipsis)
