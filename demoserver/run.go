@@ -49,15 +49,28 @@ type config struct {
 	name       string
 }
 
-// parseFlags reads the flags that follow the demo-server subcommand.
-func parseFlags(args []string, stderr io.Writer) (config, error) {
+// Flags returns the demo-server command's flag set, unparsed, so that
+// Switchboard's help text lists exactly the flags Run accepts.
+func Flags() *flag.FlagSet {
 	var cfg config
+	return newFlagSet(&cfg)
+}
+
+// newFlagSet declares the demo-server flags, writing into cfg.
+func newFlagSet(cfg *config) *flag.FlagSet {
 	fs := flag.NewFlagSet("demo-server", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	fs.StringVar(&cfg.transport, "transport", TransportStdio, "transport to serve: stdio, http (streamable HTTP at /mcp) or sse (legacy SSE at /sse)")
 	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:0", "listen address for http and sse; port 0 picks a free port")
 	fs.DurationVar(&cfg.crashEvery, "crash-every", 0, "exit with an error after this long, to exercise restarts (0 = never)")
 	fs.StringVar(&cfg.name, "name", DefaultName, "server name reported at initialize")
+	return fs
+}
+
+// parseFlags reads the flags that follow the demo-server subcommand.
+func parseFlags(args []string, stderr io.Writer) (config, error) {
+	var cfg config
+	fs := newFlagSet(&cfg)
+	fs.SetOutput(stderr)
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}

@@ -33,6 +33,9 @@ type ServerConfig struct {
 	Args    []string
 	Env     map[string]string
 	Cwd     string
+	// BaseDir is where a stdio server without cwd runs: its project's
+	// directory, or the user's home for a user's own server. See WorkDir.
+	BaseDir string
 
 	URL     string
 	Headers map[string]string
@@ -93,14 +96,21 @@ func (c ServerConfig) Target() string {
 }
 
 // Redactor returns the redactor that hides this server's configured secrets:
-// its env values and header values.
+// the env and header values whose name says they are secret (GITHUB_TOKEN,
+// Authorization) or that look like credentials. Other values, such as
+// npm_config_cache's directory, are not secrets, and hiding them would
+// blank the paths and words in stderr that explain a failure.
 func (c ServerConfig) Redactor() Redactor {
-	secrets := make([]string, 0, len(c.Env)+len(c.Headers))
-	for _, v := range c.Env {
-		secrets = append(secrets, v)
+	var secrets []string
+	for k, v := range c.Env {
+		if secretSetting(k, v) {
+			secrets = append(secrets, v)
+		}
 	}
-	for _, v := range c.Headers {
-		secrets = append(secrets, v)
+	for k, v := range c.Headers {
+		if secretSetting(k, v) {
+			secrets = append(secrets, v)
+		}
 	}
 	return NewRedactor(secrets...)
 }

@@ -145,7 +145,7 @@ func (f *Fleet) block(cfg ServerConfig, before ServerConfig) {
 	if before.Name != "" && before.Blocked == cfg.Blocked && before.Fingerprint() == cfg.Fingerprint() && before.Source == cfg.Source {
 		return
 	}
-	st := Status{ServerName: cfg.Name, Source: cfg.Source, Transport: cfg.Transport, Target: cfg.Target(),
+	st := Status{ServerName: cfg.Name, Source: cfg.Source, Transport: cfg.Transport, Target: cfg.Target(), WorkDir: cfg.WorkDir(),
 		Phase: PhaseStopped, BlockedReason: cfg.Blocked, Approval: cfg.Approval, AutoReconnect: cfg.AutoReconnect, KeepAlive: cfg.KeepAlive}
 	st.State = StateDisabled
 	f.opts.Hub.Publish(st)

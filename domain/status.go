@@ -9,6 +9,7 @@ type Status struct {
 	Source     string
 	Transport  Transport
 	Target     string // redacted command line or URL
+	WorkDir    string // where a stdio server runs; empty for remote servers
 
 	State          State
 	Phase          Phase

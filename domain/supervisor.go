@@ -127,6 +127,7 @@ func startSupervisor(opts SupervisorOptions, cfg ServerConfig, rec *ServerRecord
 		Source:      cfg.Source,
 		Transport:   cfg.Transport,
 		Target:      cfg.Target(),
+		WorkDir:     cfg.WorkDir(),
 		MaxAttempts: opts.AutoDisable.Threshold,
 	}
 	s.st.AutoReconnect, s.st.KeepAlive = s.cfg.AutoReconnect, s.cfg.KeepAlive

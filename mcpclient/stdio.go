@@ -120,7 +120,7 @@ func startProcess(cfg domain.ServerConfig, stderr io.Writer) (*process, error) {
 	inR, inW, outR, outW, errR, errW := ends[0], ends[1], ends[2], ends[3], ends[4], ends[5]
 
 	cmd := exec.Command(cfg.Command, cfg.Args...)
-	cmd.Dir = cfg.Cwd
+	cmd.Dir = cfg.WorkDir()
 	cmd.Env = append(os.Environ(), envList(cfg.Env)...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	cmd.SysProcAttr = groupAttr()

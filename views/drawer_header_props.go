@@ -17,9 +17,14 @@ type DrawerHeaderProps struct {
 	State   string
 	// Chip is the same chip as in the header and the list, without a
 	// button or tooltip: the drawer is already open.
-	Chip      ChipProps
-	Target    string
-	Source    string // the settings file the server came from; empty for the built-in demo
+	Chip   ChipProps
+	Target string
+	Source string // the settings file the server came from; empty for the built-in demo
+	// WorkDir is the directory a stdio server runs in (its cwd, else its
+	// project's or the user's home); empty for remote servers and for a
+	// server that runs where Switchboard does (the built-in demo).
+	WorkDir   string
+	Stdio     bool
 	Transport string
 	// TransportID names the transport for people; the raw value stays in
 	// Transport for scripts and tests.
@@ -47,6 +52,8 @@ func NewDrawerHeaderProps(s domain.Status) DrawerHeaderProps {
 		Chip:        chip,
 		Target:      s.Target,
 		Source:      s.Source,
+		WorkDir:     s.WorkDir,
+		Stdio:       s.Transport == domain.TransportStdio,
 		Transport:   string(s.Transport),
 		TransportID: transportID(s.Transport),
 		Protocol:    s.ProtocolVersion,

@@ -37,43 +37,62 @@ type serveConfig struct {
 	maxMessageBytes  int64    // the largest message a server may send
 }
 
-// parseServeFlags reads flags, each defaulting to its SWITCHBOARD_*
-// environment variable and then to the built-in default.
-func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer) (serveConfig, error) {
+// serveFlags is what serve's flag set writes to; parseServeFlags checks
+// and resolves it after parsing.
+type serveFlags struct {
+	c                      serveConfig
+	allowed, hosts, frames *string
+}
+
+// newServeFlagSet declares serve's flags, each defaulting to its
+// SWITCHBOARD_* environment variable and then to the built-in default.
+// The help text lists this same set, so it cannot drift from what parses.
+func newServeFlagSet(getenv func(string) string) (*flag.FlagSet, *serveFlags, error) {
+	f := &serveFlags{}
 	fs := flag.NewFlagSet("switchboard", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var c serveConfig
 	demoDefault, _ := strconv.ParseBool(getenv("SWITCHBOARD_DEMO"))
-	fs.StringVar(&c.addr, "addr", envOr(getenv, "SWITCHBOARD_ADDR", DefaultAddr), "listen address; port 0 picks a free port (env SWITCHBOARD_ADDR)")
-	fs.StringVar(&c.settings, "settings", getenv("SWITCHBOARD_SETTINGS"), "settings file (env SWITCHBOARD_SETTINGS; default $XDG_CONFIG_HOME/switchboard/settings.json)")
-	fs.StringVar(&c.data, "data", getenv("SWITCHBOARD_DATA"), "directory of the SQLite database (env SWITCHBOARD_DATA; default $XDG_DATA_HOME/switchboard)")
-	fs.StringVar(&c.project, "project", getenv("SWITCHBOARD_PROJECT"), "project directory, the workspace servers are scoped to (env SWITCHBOARD_PROJECT; default the working directory)")
+	fs.StringVar(&f.c.addr, "addr", envOr(getenv, "SWITCHBOARD_ADDR", DefaultAddr), "listen address; port 0 picks a free port (env SWITCHBOARD_ADDR)")
+	fs.StringVar(&f.c.settings, "settings", getenv("SWITCHBOARD_SETTINGS"), "settings file (env SWITCHBOARD_SETTINGS; default $XDG_CONFIG_HOME/switchboard/settings.json)")
+	fs.StringVar(&f.c.data, "data", getenv("SWITCHBOARD_DATA"), "directory of the SQLite database (env SWITCHBOARD_DATA; default $XDG_DATA_HOME/switchboard)")
+	fs.StringVar(&f.c.project, "project", getenv("SWITCHBOARD_PROJECT"), "project directory, the workspace servers are scoped to (env SWITCHBOARD_PROJECT; default the working directory)")
 	capDefault, err := envInt(getenv, "SWITCHBOARD_RESULT_CAP", domain.DefaultMaxResultBytes)
 	if err != nil {
-		return serveConfig{}, err
+		return nil, nil, err
 	}
 	retDefault, err := envDuration(getenv, "SWITCHBOARD_RETENTION", DefaultRetention)
 	if err != nil {
-		return serveConfig{}, err
+		return nil, nil, err
 	}
-	fs.Int64Var(&c.resultCap, "result-cap", capDefault, "largest tool result stored whole, in bytes; larger ones are stored truncated (env SWITCHBOARD_RESULT_CAP)")
-	fs.DurationVar(&c.retention, "retention", retDefault, "how long finished tool calls and their audit rows are kept; 0 keeps them forever (env SWITCHBOARD_RETENTION)")
-	allowed := fs.String("allowed-mcp-server-names", getenv("SWITCHBOARD_ALLOWED_MCP_SERVER_NAMES"),
+	fs.Int64Var(&f.c.resultCap, "result-cap", capDefault, "largest tool result stored whole, in bytes; larger ones are stored truncated (env SWITCHBOARD_RESULT_CAP)")
+	fs.DurationVar(&f.c.retention, "retention", retDefault, "how long finished tool calls and their audit rows are kept; 0 keeps them forever (env SWITCHBOARD_RETENTION)")
+	f.allowed = fs.String("allowed-mcp-server-names", getenv("SWITCHBOARD_ALLOWED_MCP_SERVER_NAMES"),
 		"comma-separated servers that may connect at all; edits of mcp.allowed may narrow this, never widen it (env SWITCHBOARD_ALLOWED_MCP_SERVER_NAMES)")
-	fs.BoolVar(&c.demo, "demo", demoDefault, "run the built-in demo servers instead of a settings file (env SWITCHBOARD_DEMO)")
-	fs.StringVar(&c.token.file, "token-file", getenv("SWITCHBOARD_TOKEN_FILE"), "file holding the access token a host app chose (env SWITCHBOARD_TOKEN_FILE; SWITCHBOARD_TOKEN passes the token itself; default DATA/token, created on first start)")
+	fs.BoolVar(&f.c.demo, "demo", demoDefault, "run the built-in demo servers instead of a settings file (env SWITCHBOARD_DEMO)")
+	fs.StringVar(&f.c.token.file, "token-file", getenv("SWITCHBOARD_TOKEN_FILE"), "file holding the access token a host app chose (env SWITCHBOARD_TOKEN_FILE; SWITCHBOARD_TOKEN passes the token itself; default DATA/token, created on first start)")
 	remoteDefault, _ := strconv.ParseBool(getenv("SWITCHBOARD_ALLOW_REMOTE"))
-	fs.BoolVar(&c.allowRemote, "allow-remote", remoteDefault, "allow a non-loopback --addr; the token then travels in clear text unless a TLS proxy is in front (env SWITCHBOARD_ALLOW_REMOTE)")
-	hosts := fs.String("allowed-hosts", getenv("SWITCHBOARD_ALLOWED_HOSTS"), "comma-separated extra Host names (host or host:port) to answer to, e.g. a LAN name (env SWITCHBOARD_ALLOWED_HOSTS)")
-	frames := fs.String("frame-ancestors", getenv("SWITCHBOARD_FRAME_ANCESTORS"), "space-separated origins allowed to show the dashboard in an iframe; default none (env SWITCHBOARD_FRAME_ANCESTORS)")
+	fs.BoolVar(&f.c.allowRemote, "allow-remote", remoteDefault, "allow a non-loopback --addr; the token then travels in clear text unless a TLS proxy is in front (env SWITCHBOARD_ALLOW_REMOTE)")
+	f.hosts = fs.String("allowed-hosts", getenv("SWITCHBOARD_ALLOWED_HOSTS"), "comma-separated extra Host names (host or host:port) to answer to, e.g. a LAN name (env SWITCHBOARD_ALLOWED_HOSTS)")
+	f.frames = fs.String("frame-ancestors", getenv("SWITCHBOARD_FRAME_ANCESTORS"), "space-separated origins allowed to show the dashboard in an iframe; default none (env SWITCHBOARD_FRAME_ANCESTORS)")
 	msgDefault, err := envInt(getenv, "SWITCHBOARD_MAX_MESSAGE_BYTES", mcpclient.DefaultMaxMessageBytes)
+	if err != nil {
+		return nil, nil, err
+	}
+	fs.Int64Var(&f.c.maxMessageBytes, "max-message-bytes", msgDefault, "largest message a server may send, in bytes; a server that sends more is stopped with a protocol error (env SWITCHBOARD_MAX_MESSAGE_BYTES)")
+	return fs, f, nil
+}
+
+// parseServeFlags reads serve's flags and resolves what they leave open.
+func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer) (serveConfig, error) {
+	fs, f, err := newServeFlagSet(getenv)
 	if err != nil {
 		return serveConfig{}, err
 	}
-	fs.Int64Var(&c.maxMessageBytes, "max-message-bytes", msgDefault, "largest message a server may send, in bytes; a server that sends more is stopped with a protocol error (env SWITCHBOARD_MAX_MESSAGE_BYTES)")
+	fs.SetOutput(stderr)
 	if err := fs.Parse(args); err != nil {
 		return serveConfig{}, err
 	}
+	c := f.c
+	allowed, hosts, frames := f.allowed, f.hosts, f.frames
 	c.token.value = getenv("SWITCHBOARD_TOKEN")
 	c.allowedHosts = splitList(*hosts, ",")
 	c.frameAncestors = splitList(*frames, " ")

@@ -61,9 +61,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 			return runToken(args[1:], getenv, stdout, stderr)
 		case "serve":
 			args = args[1:]
-		case "help", "-h", "--help":
-			fmt.Fprint(stdout, usage)
-			return nil
+		case "help", "-h", "--help", "-help":
+			return writeUsage(stdout)
 		}
 	}
 	cfg, err := parseServeFlags(args, getenv, stderr)
@@ -72,18 +71,3 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	}
 	return serve(ctx, cfg, getenv, stdout, stderr)
 }
-
-const usage = `Usage:
-  switchboard [serve] [--addr HOST:PORT] [--settings PATH] [--data DIR] [--project DIR] [--demo]
-                      [--token-file PATH] [--allow-remote] [--allowed-hosts H,...] [--frame-ancestors ORIGIN ...]
-                      [--max-message-bytes N]
-      Supervise the servers of a settings file and serve the dashboard and API.
-      Prints the sign-in link (with the access token) once it listens.
-  switchboard token [--data DIR] [--rotate]
-      Print the access token of the data directory, creating it if needed;
-      --rotate replaces it (takes effect when Switchboard restarts).
-  switchboard status [--addr HOST:PORT] [--data DIR] [--token-file PATH]
-      Print one line per server of a running instance.
-  switchboard demo-server [--transport stdio|http|sse] [--addr HOST:PORT] [--crash-every DURATION]
-      Run the built-in demo MCP server.
-`

@@ -158,6 +158,15 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 	// The one place the full sign-in link appears: the page swaps it for a
 	// cookie and drops it from the address bar.
 	fmt.Fprintf(stdout, "switchboard listening on %s/?token=%s\n", browseURL(addr), token)
+	// `switchboard status` finds this instance through the data directory.
+	if err := writeInstance(cfg.data, instanceInfo{URL: browseURL(addr), PID: os.Getpid(), StartedAt: time.Now(), TokenFile: cfg.token.file}); err != nil {
+		log.Warn("switchboard status will not find this instance by itself", "error", err)
+	}
+	defer func() {
+		if err := removeInstance(cfg.data, os.Getpid()); err != nil {
+			log.Warn("remove the instance file", "error", err)
+		}
+	}()
 
 	select {
 	case <-ctx.Done():
@@ -235,7 +244,9 @@ func loadSettings(path, project string, getenv func(string) string, bound domain
 			src.Servers = append(src.Servers, c.Name)
 			taken[c.Name] = true
 		}
-		loaded.Servers = set.Servers
+		// A stdio server without cwd runs in the user's home (a project's
+		// in its project), never where Switchboard was started.
+		loaded.Servers = domain.WithBaseDir(set.Servers, userHome(getenv))
 		loaded.Sources = append(loaded.Sources, src)
 		fromProject := map[string]bool{}
 		for _, pp := range projectFiles(project) {
@@ -257,7 +268,7 @@ func loadSettings(path, project string, getenv func(string) string, bound domain
 				taken[c.Name] = true
 				fromProject[c.Name] = true
 				psrc.Servers = append(psrc.Servers, c.Name)
-				loaded.Servers = append(loaded.Servers, c)
+				loaded.Servers = append(loaded.Servers, domain.WithBaseDir([]domain.ServerConfig{c}, project)...)
 			}
 			loaded.Problems = append(loaded.Problems, pset.Problems...)
 			loaded.Sources = append(loaded.Sources, psrc)

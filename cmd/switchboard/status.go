@@ -3,10 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -14,23 +17,48 @@ import (
 	"github.com/switchboard-mcp/switchboard/handlers"
 )
 
-// runStatus prints one line per server of a running instance.
-func runStatus(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+// statusFlags is what the status command's flag set writes to.
+type statusFlags struct {
+	addr, data, tokenFile *string
+}
+
+// newStatusFlagSet declares the status command's flags; the help text
+// lists the same set.
+func newStatusFlagSet(getenv func(string) string) (*flag.FlagSet, statusFlags) {
 	fs := flag.NewFlagSet("switchboard status", flag.ContinueOnError)
+	return fs, statusFlags{
+		addr:      fs.String("addr", getenv("SWITCHBOARD_ADDR"), "address of the running instance (env SWITCHBOARD_ADDR; default the one DATA/instance.json names, else "+DefaultAddr+")"),
+		data:      fs.String("data", getenv("SWITCHBOARD_DATA"), "data directory of the instance, where its address and access token are (env SWITCHBOARD_DATA; default $XDG_DATA_HOME/switchboard)"),
+		tokenFile: fs.String("token-file", getenv("SWITCHBOARD_TOKEN_FILE"), "file holding the instance's access token (env SWITCHBOARD_TOKEN_FILE, or SWITCHBOARD_TOKEN)"),
+	}
+}
+
+// runStatus prints one line per server of a running instance. Without
+// --addr it asks the instance the data directory's instance file names.
+func runStatus(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs, f := newStatusFlagSet(getenv)
 	fs.SetOutput(stderr)
-	addr := fs.String("addr", envOr(getenv, "SWITCHBOARD_ADDR", DefaultAddr), "address of the running instance (env SWITCHBOARD_ADDR)")
-	data := fs.String("data", getenv("SWITCHBOARD_DATA"), "data directory of the instance, where its access token is (env SWITCHBOARD_DATA)")
-	tokenFile := fs.String("token-file", getenv("SWITCHBOARD_TOKEN_FILE"), "file holding the instance's access token (env SWITCHBOARD_TOKEN_FILE, or SWITCHBOARD_TOKEN)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	token, err := statusToken(*data, *tokenFile, getenv)
+	base := "http://" + *f.addr
+	var inst *instanceInfo
+	if *f.addr == "" {
+		var err error
+		if base, inst, err = findInstance(*f.data, getenv); err != nil {
+			return fmt.Errorf("status: %w", err)
+		}
+		if inst != nil && *f.tokenFile == "" {
+			*f.tokenFile = inst.TokenFile
+		}
+	}
+	token, err := statusToken(*f.data, *f.tokenFile, getenv)
 	if err != nil {
 		return fmt.Errorf("status: %w", err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	url := "http://" + *addr + handlers.PathServers
+	url := base + handlers.PathServers
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return fmt.Errorf("status: %w", err)
@@ -38,11 +66,15 @@ func runStatus(ctx context.Context, args []string, getenv func(string) string, s
 	req.Header.Set("Authorization", "Bearer "+token)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return fmt.Errorf("status: is switchboard running at %s? %w", *addr, err)
+		if inst != nil {
+			return fmt.Errorf("status: nothing answers at %s, where the instance file says Switchboard (process %d, started %s) listens; "+
+				"it has probably stopped without cleaning up. Start it again, or pass --addr: %w", base, inst.PID, inst.StartedAt.Local().Format(time.DateTime), err)
+		}
+		return fmt.Errorf("status: is switchboard running at %s? %w", base, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode == http.StatusUnauthorized {
-		return fmt.Errorf("status: %s refused the access token; is this the instance of that data directory? (--data, --token-file)", *addr)
+		return fmt.Errorf("status: %s refused the access token; is this the instance of that data directory? (--data, --token-file)", base)
 	}
 	if resp.StatusCode != http.StatusOK {
 		return fmt.Errorf("status: %s answered %s", url, resp.Status)
@@ -134,4 +166,25 @@ func blockedDetail(reason string) string {
 		return "not in the allow list (mcp.allowed)"
 	}
 	return reason
+}
+
+// findInstance returns the base URL of the instance the data directory's
+// instance file names, or the default address when there is no such file.
+// A file whose process is gone is stale: it says so rather than trying.
+func findInstance(data string, getenv func(string) string) (string, *instanceInfo, error) {
+	dir, err := dataDir(data, getenv)
+	if err != nil {
+		return "", nil, err
+	}
+	info, err := readInstance(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "http://" + DefaultAddr, nil, nil
+	case err != nil:
+		return "", nil, err
+	case !processAlive(info.PID):
+		return "", nil, fmt.Errorf("%s says Switchboard runs at %s as process %d, but that process has ended without cleaning up; "+
+			"start Switchboard again (or pass --addr)", filepath.Join(dir, instanceFileName), info.URL, info.PID)
+	}
+	return info.URL, &info, nil
 }

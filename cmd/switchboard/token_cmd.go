@@ -14,10 +14,8 @@ import (
 // runToken prints the access token of the data directory, creating it if
 // this is the first use, so a person can sign in without the start-up line.
 func runToken(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("switchboard token", flag.ContinueOnError)
+	fs, data, rotate := newTokenFlagSet(getenv)
 	fs.SetOutput(stderr)
-	data := fs.String("data", getenv("SWITCHBOARD_DATA"), "data directory of the instance (env SWITCHBOARD_DATA; default $XDG_DATA_HOME/switchboard)")
-	rotate := fs.Bool("rotate", false, "replace the token with a new one: every signed-in browser and API client must sign in again once Switchboard restarts")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -41,6 +39,15 @@ func runToken(args []string, getenv func(string) string, stdout, stderr io.Write
 	}
 	_, err = fmt.Fprintln(stdout, tok)
 	return err
+}
+
+// newTokenFlagSet declares the token command's flags; the help text lists
+// the same set.
+func newTokenFlagSet(getenv func(string) string) (fs *flag.FlagSet, data *string, rotate *bool) {
+	fs = flag.NewFlagSet("switchboard token", flag.ContinueOnError)
+	data = fs.String("data", getenv("SWITCHBOARD_DATA"), "data directory of the instance (env SWITCHBOARD_DATA; default $XDG_DATA_HOME/switchboard)")
+	rotate = fs.Bool("rotate", false, "replace the token with a new one: every signed-in browser and API client must sign in again once Switchboard restarts")
+	return fs, data, rotate
 }
 
 // dataDir resolves a --data value, empty meaning the default directory.
