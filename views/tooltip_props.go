@@ -105,7 +105,9 @@ func NewTooltipProps(s domain.Status, now time.Time) TooltipProps {
 	if s.State == domain.StateConnected || s.Error == "" {
 		return p
 	}
-	if s.Attempt > 0 && s.MaxAttempts > 0 && s.State != domain.StateDisabled {
+	// "attempt N of 5" only where retries, and so auto-disable, can happen:
+	// never beside "No automatic retry" for a config or TLS error.
+	if s.Attempt > 0 && s.MaxAttempts > 0 && s.State != domain.StateDisabled && s.Retryable {
 		p.Attempt = &Message{ID: "TipAttempt", Data: map[string]any{"Attempt": s.Attempt, "Max": s.MaxAttempts}}
 	}
 	p.Error = s.Error

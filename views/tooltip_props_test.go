@@ -103,3 +103,17 @@ func with(s domain.Status, change func(*domain.Status)) domain.Status {
 	change(&s)
 	return s
 }
+
+// A config error is not retried, so its tooltip never counts attempts
+// towards an auto-disable that cannot happen.
+func TestTooltipPermanentErrorHasNoAttemptCount(t *testing.T) {
+	st := domain.Status{State: domain.StateError, Error: "config: no such file", ErrorCategory: domain.CategoryConfig,
+		Attempt: 1, MaxAttempts: 5, Retryable: false}
+	if p := views.NewTooltipProps(st, testNow); p.Attempt != nil || p.Retry == nil {
+		t.Errorf("permanent error: attempt %v, retry %v; want no attempt count and the no-retry line", p.Attempt, p.Retry)
+	}
+	st.Retryable, st.ErrorCategory = true, domain.CategoryExited
+	if p := views.NewTooltipProps(st, testNow); p.Attempt == nil {
+		t.Errorf("retryable error: no attempt count, want attempt 1 of 5")
+	}
+}
