@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/switchboard-mcp/switchboard/domain"
+	"github.com/switchboard-mcp/switchboard/settingsfile"
 )
 
 // A working directory written inside the project but reached through a
@@ -50,7 +51,7 @@ func TestCwdThroughASymlinkIsJudgedWhereItLeads(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := domain.ServerConfig{Name: "s", Transport: domain.TransportStdio, Command: "srv", Cwd: tt.cwd}
 			cfg.Raw = domain.RawConfig{Command: "srv", Cwd: tt.cwd}
-			if got := domain.NewApprovalRequest(cfg, tt.root).Risks; !reflect.DeepEqual(got, tt.want) {
+			if got := domain.NewApprovalRequest(cfg, tt.root, settingsfile.ResolvePath).Risks; !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("cwd %s in %s: got %+v, want %+v", tt.cwd, tt.root, got, tt.want)
 			}
 		})

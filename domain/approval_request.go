@@ -43,8 +43,9 @@ type EnvRef struct {
 }
 
 // NewApprovalRequest describes cfg for a person deciding whether it may
-// run; projectRoot is the directory a working directory is judged against.
-func NewApprovalRequest(cfg ServerConfig, projectRoot string) *ApprovalRequest {
+// run; projectRoot is the directory a working directory is judged against,
+// and resolve says where paths lead on disk (nil: as written).
+func NewApprovalRequest(cfg ServerConfig, projectRoot string, resolve PathResolver) *ApprovalRequest {
 	w := cfg.Written()
 	r := &ApprovalRequest{Fingerprint: cfg.Fingerprint(), Transport: cfg.Transport, ProjectRoot: projectRoot, Written: w}
 	host := ""
@@ -71,7 +72,7 @@ func NewApprovalRequest(cfg ServerConfig, projectRoot string) *ApprovalRequest {
 			add(FieldHeaders, k, 0, w.Headers[k], host)
 		}
 	}
-	r.Risks = risksOf(cfg, w, projectRoot, r.Refs)
+	r.Risks = risksOf(cfg, w, projectRoot, resolve, r.Refs)
 	return r
 }
 

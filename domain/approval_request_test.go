@@ -27,7 +27,7 @@ func hostileRequests(t *testing.T) map[string]*domain.ApprovalRequest {
 	}
 	out := map[string]*domain.ApprovalRequest{}
 	for _, c := range set.Servers {
-		out[c.Name] = domain.NewApprovalRequest(c, "/p")
+		out[c.Name] = domain.NewApprovalRequest(c, "/p", nil)
 		if out[c.Name].Fingerprint != c.Fingerprint() {
 			t.Errorf("%s: request fingerprint is not the config's", c.Name)
 		}

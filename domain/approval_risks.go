@@ -71,7 +71,7 @@ func (r Risk) String() string {
 // person's environment away. Programs and paths are judged as resolved
 // (that is what runs), a working directory also through the symbolic links
 // on its way; w is only used for the order env keys list in.
-func risksOf(cfg ServerConfig, w RawConfig, projectRoot string, refs []EnvRef) []Risk {
+func risksOf(cfg ServerConfig, w RawConfig, projectRoot string, resolve PathResolver, refs []EnvRef) []Risk {
 	var risks []Risk
 	if cfg.Transport == TransportStdio {
 		for _, k := range SortedKeys(w.Env) {
@@ -94,7 +94,7 @@ func risksOf(cfg ServerConfig, w RawConfig, projectRoot string, refs []EnvRef) [
 		case cfg.Cwd == "":
 		case !filepath.IsAbs(cfg.Cwd):
 			risks = append(risks, Risk{Kind: RiskCwdRelative, Field: FieldCwd})
-		case projectRoot != "" && cwdOutside(projectRoot, cfg.Cwd):
+		case projectRoot != "" && cwdOutside(projectRoot, cfg.Cwd, resolve):
 			risks = append(risks, Risk{Kind: RiskCwdOutside, Field: FieldCwd})
 		}
 	}
@@ -106,21 +106,25 @@ func risksOf(cfg ServerConfig, w RawConfig, projectRoot string, refs []EnvRef) [
 	return risks
 }
 
+// PathResolver returns where path leads on disk, its symbolic links
+// followed. The domain reads no disk: the adapter that reads settings
+// files supplies one (settingsfile.ResolvePath); nil judges paths only as
+// written.
+type PathResolver func(path string) string
+
 // cwdOutside reports whether the working directory cwd lies outside the
 // project at root, judged both as written and where it leads on disk: a
 // cwd written inside the project can lead out of it through a symbolic
 // link the project ships (project/escape -> /), and the process runs where
 // the link leads. Both must lie inside, so a path written outside is
 // flagged even when it leads back in.
-//
-// The domain otherwise reads no disk. This check does, with the standard
-// library, because the approval request is built here from the parsed
-// config, and judging the written path in one place and the real one in an
-// adapter could disagree; it reads link targets only, never contents.
-func cwdOutside(root, cwd string) bool {
-	realRoot := resolvePath(root)
+func cwdOutside(root, cwd string, resolve PathResolver) bool {
+	if resolve == nil {
+		resolve = filepath.Clean
+	}
+	realRoot := resolve(root)
 	written := within(root, cwd) || within(realRoot, cwd)
-	return !written || !within(realRoot, resolvePath(cwd))
+	return !written || !within(realRoot, resolve(cwd))
 }
 
 // within reports whether path is root or lies below it, judged on the
@@ -128,25 +132,6 @@ func cwdOutside(root, cwd string) bool {
 func within(root, path string) bool {
 	rel, err := filepath.Rel(filepath.Clean(root), filepath.Clean(path))
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-}
-
-// resolvePath is path with its symbolic links followed, as far as it
-// exists: a directory not created yet is judged by where its deepest
-// existing parent leads. Each ".." is taken after the link before it, as
-// the kernel does, not lexically.
-func resolvePath(path string) string {
-	rest := ""
-	for p := path; ; {
-		if real, err := filepath.EvalSymlinks(p); err == nil {
-			return filepath.Join(real, rest)
-		}
-		i := strings.LastIndexByte(p, filepath.Separator)
-		if i <= 0 {
-			return filepath.Clean(path) // nothing of it resolves: judge it as written
-		}
-		rest = filepath.Join(p[i+1:], rest)
-		p = p[:i]
-	}
 }
 
 // loaderEnvKeys are variables that make a program load code, find other

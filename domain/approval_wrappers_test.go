@@ -107,7 +107,7 @@ func TestPrivilegeIsFlagged(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := domain.ServerConfig{Name: "s", Transport: domain.TransportStdio, Command: tt.command, Args: tt.args}
 			cfg.Raw = domain.RawConfig{Command: tt.command, Args: tt.args}
-			if got := domain.NewApprovalRequest(cfg, "/p").Risks; !reflect.DeepEqual(got, tt.want) {
+			if got := domain.NewApprovalRequest(cfg, "/p", nil).Risks; !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("risks: got %+v, want %+v", got, tt.want)
 			}
 		})

@@ -30,7 +30,7 @@ type ApprovalStore interface {
 // GateApprovals blocks every project server without an approval for its
 // current config: no record or another hash -> pending, a rejection of
 // this hash -> rejected. User-scope servers pass untouched.
-func GateApprovals(ctx context.Context, store ApprovalStore, user, projectRoot string, cfgs []ServerConfig, projectServers map[string]bool) ([]ServerConfig, error) {
+func GateApprovals(ctx context.Context, store ApprovalStore, user, projectRoot string, resolve PathResolver, cfgs []ServerConfig, projectServers map[string]bool) ([]ServerConfig, error) {
 	out := make([]ServerConfig, len(cfgs))
 	for i, c := range cfgs {
 		out[i] = c
@@ -49,7 +49,7 @@ func GateApprovals(ctx context.Context, store ApprovalStore, user, projectRoot s
 		default:
 			continue
 		}
-		out[i].Approval = NewApprovalRequest(c, projectRoot)
+		out[i].Approval = NewApprovalRequest(c, projectRoot, resolve)
 	}
 	return out, nil
 }
@@ -62,6 +62,9 @@ type Approvals struct {
 	Reloader    *Reloader
 	User        string
 	ProjectRoot string
+	// Resolve says where a working directory leads on disk, for the
+	// request shown again after a refused decision.
+	Resolve PathResolver
 }
 
 // Decide answers the question about name's config as it was shown: shown
@@ -84,7 +87,7 @@ func (a *Approvals) Decide(ctx context.Context, name string, d ApprovalDecision,
 	if shown != cfg.Fingerprint() {
 		current := cfg.Approval
 		if current == nil {
-			current = NewApprovalRequest(cfg, a.ProjectRoot)
+			current = NewApprovalRequest(cfg, a.ProjectRoot, a.Resolve)
 		}
 		return Status{}, &ConfigChangedError{Server: name, Shown: shown, Current: current}
 	}

@@ -45,7 +45,7 @@ func newApprovalRig(t *testing.T) *approvalRig {
 		if err != nil {
 			return cfg, err
 		}
-		cfg.Servers, err = domain.GateApprovals(ctx, r.store, "local", "/p", cfg.Servers, map[string]bool{"proj": true})
+		cfg.Servers, err = domain.GateApprovals(ctx, r.store, "local", "/p", nil, cfg.Servers, map[string]bool{"proj": true})
 		return cfg, err
 	}
 	rl := domain.NewReloader(domain.ReloaderOptions{Load: gated, Fleet: r.fleet, Clock: r.clock})

@@ -58,7 +58,7 @@ func (s *settings) load(ctx context.Context) (domain.LoadedConfig, error) {
 	if s.err != nil {
 		return domain.LoadedConfig{}, s.err
 	}
-	gated, err := domain.GateApprovals(ctx, s.store, domain.LocalUser, "/work/proj", s.servers, s.project)
+	gated, err := domain.GateApprovals(ctx, s.store, domain.LocalUser, "/work/proj", nil, s.servers, s.project)
 	return domain.LoadedConfig{Servers: gated}, err
 }
 

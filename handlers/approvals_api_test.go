@@ -168,7 +168,7 @@ func TestApprovalUIStaleDecisionShowsTheNewConfig(t *testing.T) {
 
 func TestStatusJSONCarriesTheApprovalRequest(t *testing.T) {
 	cfg := hostileProj(t, `{"command": "sh", "args": ["-c", "x"], "env": {"K": "${SOME_SECRET}"}}`)
-	dto := handlers.StatusJSON(domain.Status{ServerName: "proj", BlockedReason: domain.BlockedPending, Approval: domain.NewApprovalRequest(cfg, "/p")})
+	dto := handlers.StatusJSON(domain.Status{ServerName: "proj", BlockedReason: domain.BlockedPending, Approval: domain.NewApprovalRequest(cfg, "/p", nil)})
 	b, err := json.Marshal(dto)
 	if err != nil {
 		t.Fatal(err)

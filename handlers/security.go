@@ -48,9 +48,16 @@ func (p hostPolicy) allows(hostport string) bool {
 	}
 	host, _, err := net.SplitHostPort(hp)
 	if err != nil { // no port
-		host = strings.TrimSuffix(strings.TrimPrefix(hp, "["), "]")
+		host = hp
 	}
-	if host == "localhost" {
+	return LoopbackHost(host)
+}
+
+// LoopbackHost reports whether host (a name or an IP, no port, brackets
+// allowed) only ever reaches this machine: localhost or a loopback IP.
+func LoopbackHost(host string) bool {
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") {
 		return true
 	}
 	ip := net.ParseIP(host)

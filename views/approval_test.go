@@ -41,7 +41,7 @@ func pendingStatus(t *testing.T, name string) domain.Status {
 	for _, c := range set.Servers {
 		if c.Name == name {
 			return domain.Status{ServerName: name, Source: c.Source, Transport: c.Transport, Target: c.Target(),
-				BlockedReason: domain.BlockedPending, Approval: domain.NewApprovalRequest(c, "/p")}
+				BlockedReason: domain.BlockedPending, Approval: domain.NewApprovalRequest(c, "/p", nil)}
 		}
 	}
 	t.Fatalf("no server %q", name)
@@ -134,7 +134,7 @@ func TestApprovalPropsShowTheFileAsWritten(t *testing.T) {
 func TestNewApprovalProps(t *testing.T) {
 	pending := func(n string) domain.Status {
 		return domain.Status{ServerName: n, Source: "/p/.mcp.json", BlockedReason: domain.BlockedPending,
-			Approval: domain.NewApprovalRequest(domain.ServerConfig{Name: n, Transport: domain.TransportStdio, Command: n, Args: []string{"--run"}}, "/p")}
+			Approval: domain.NewApprovalRequest(domain.ServerConfig{Name: n, Transport: domain.TransportStdio, Command: n, Args: []string{"--run"}}, "/p", nil)}
 	}
 	tests := []struct {
 		name     string
@@ -166,7 +166,7 @@ func TestNewApprovalProps(t *testing.T) {
 	}
 	edited := pending("b")
 	edited.Approval = domain.NewApprovalRequest(domain.ServerConfig{Name: "b", Transport: domain.TransportStdio, Command: "b",
-		Args: []string{"--run"}, Env: map[string]string{"LD_PRELOAD": "x.so"}}, "/p")
+		Args: []string{"--run"}, Env: map[string]string{"LD_PRELOAD": "x.so"}}, "/p", nil)
 	if b := views.NewApprovalProps([]domain.Status{edited}, approveAt, rejectAt, true); a.Equal(b) {
 		t.Errorf("an edited env gives equal props: the dialog would keep showing the old config")
 	}
@@ -227,7 +227,7 @@ func TestApprovalDialogShowsEnvAndHeadersAsWritten(t *testing.T) {
 func TestApprovalDialogIsAnAccessibleAlertDialog(t *testing.T) {
 	s := domain.Status{ServerName: `<img src=x onerror=alert(1)>`, Source: `/p/<script>x()</script>/.mcp.json`, BlockedReason: domain.BlockedPending,
 		Approval: domain.NewApprovalRequest(domain.ServerConfig{Transport: domain.TransportStdio, Command: "sh",
-			Args: []string{"-c", "rm -rf <b>/</b>"}, Env: map[string]string{"<i>K</i>": "<b>v</b>"}}, "/p")}
+			Args: []string{"-c", "rm -rf <b>/</b>"}, Env: map[string]string{"<i>K</i>": "<b>v</b>"}}, "/p", nil)}
 	two := s
 	two.ServerName = "zz"
 	doc := renderComponent(t, "zh-Hans", views.ApprovalDialog(views.NewApprovalProps([]domain.Status{s, two}, approveAt, rejectAt, true)))

@@ -12,7 +12,7 @@ func approvalFor(cfg domain.ServerConfig) views.ApprovalProps {
 	cfg.Name, cfg.Transport = "s", domain.TransportStdio
 	cfg.Raw = domain.RawConfig{Command: cfg.Command, Args: cfg.Args, Env: cfg.Env}
 	st := domain.Status{ServerName: "s", Source: "/p/.mcp.json", BlockedReason: domain.BlockedPending,
-		Approval: domain.NewApprovalRequest(cfg, "/p")}
+		Approval: domain.NewApprovalRequest(cfg, "/p", nil)}
 	return views.NewApprovalProps([]domain.Status{st}, approveAt, rejectAt, true)
 }
 

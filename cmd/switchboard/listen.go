@@ -5,17 +5,9 @@ import (
 	"net"
 	"net/url"
 	"strings"
-)
 
-// loopbackHost reports whether host (a name or an IP, no port) only ever
-// reaches this machine.
-func loopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(strings.Trim(host, "[]"))
-	return ip != nil && ip.IsLoopback()
-}
+	"github.com/switchboard-mcp/switchboard/handlers"
+)
 
 // checkListenAddr refuses a listen address other machines can reach unless
 // --allow-remote says so: whoever reaches the port and holds the token can
@@ -25,7 +17,7 @@ func checkListenAddr(addr string, allowRemote bool) error {
 	if err != nil {
 		return fmt.Errorf("--addr %q: %w", addr, err)
 	}
-	if loopbackHost(host) || allowRemote {
+	if handlers.LoopbackHost(host) || allowRemote {
 		return nil
 	}
 	return fmt.Errorf("--addr %s can be reached from other machines; pass --allow-remote if that is what you want "+

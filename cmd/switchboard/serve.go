@@ -102,7 +102,7 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 			return fmt.Errorf("attach servers: %w", err)
 		}
 		approvals = &domain.Approvals{Store: db.ApprovalStore(), Fleet: fleet, Reloader: reloader,
-			User: domain.LocalUser, ProjectRoot: cfg.project}
+			User: domain.LocalUser, ProjectRoot: cfg.project, Resolve: settingsfile.ResolvePath}
 		watched := []string{src.path}
 		for _, pp := range projectFiles(cfg.project) {
 			if _, err := os.Stat(filepath.Dir(pp)); err == nil {
@@ -131,7 +131,7 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
 	}
 	addr := ln.Addr().String()
-	if host, _, _ := net.SplitHostPort(addr); !loopbackHost(host) {
+	if host, _, _ := net.SplitHostPort(addr); !handlers.LoopbackHost(host) {
 		log.Warn("listening beyond this machine: anyone who can reach the port and has the access token can drive Switchboard, "+
 			"and without TLS the token travels in clear text; put a TLS proxy in front", "addr", addr)
 	}
@@ -276,7 +276,7 @@ func loadSettings(path, project string, getenv func(string) string, bound domain
 		gate := set.Gate
 		gate.UpperBound, gate.UpperBoundSet = bound.UpperBound, bound.UpperBoundSet
 		loaded.Servers = gate.Apply(loaded.Servers)
-		loaded.Servers, err = domain.GateApprovals(ctx, approvals, domain.LocalUser, project, loaded.Servers, fromProject)
+		loaded.Servers, err = domain.GateApprovals(ctx, approvals, domain.LocalUser, project, settingsfile.ResolvePath, loaded.Servers, fromProject)
 		if err != nil {
 			return domain.LoadedConfig{}, err
 		}
