@@ -1,7 +1,5 @@
 package domain
 
-import "path/filepath"
-
 // WorkDir is the directory a stdio server runs in: its cwd when the entry
 // sets one, else BaseDir, so that a server never inherits whatever
 // directory Switchboard happened to be started from. A relative cwd keeps
@@ -17,16 +15,14 @@ func (c ServerConfig) WorkDir() string {
 	return c.BaseDir
 }
 
-// WithBaseDir returns servers with BaseDir set to dir (made absolute), for
-// the servers of one settings file: the project's directory for a
-// project's file, the user's home for the user's own. The entries as
-// written, and so their fingerprints and approvals, are unchanged.
+// WithBaseDir returns servers with BaseDir set to dir (an absolute path,
+// which the caller resolves), for the servers of one settings file: the
+// project's directory for a project's file, the user's home for the
+// user's own. The entries as written, and so their fingerprints and
+// approvals, are unchanged.
 func WithBaseDir(servers []ServerConfig, dir string) []ServerConfig {
 	if dir == "" {
 		return servers
-	}
-	if abs, err := filepath.Abs(dir); err == nil {
-		dir = abs
 	}
 	out := make([]ServerConfig, len(servers))
 	for i, s := range servers {

@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/switchboard-mcp/switchboard/settingsfile"
 )
 
 // instanceFileName is the file in the data directory that tells
@@ -72,18 +73,17 @@ func removeInstance(data string, pid int) error {
 // readInstance reads the instance file of the data directory; a missing
 // file is fs.ErrNotExist.
 func readInstance(data string) (instanceInfo, error) {
-	f, err := os.Open(filepath.Join(data, instanceFileName))
+	path := filepath.Join(data, instanceFileName)
+	b, err := settingsfile.ReadRegular("instance file", path, maxInstanceFileBytes)
 	if err != nil {
 		return instanceInfo{}, err
 	}
-	defer f.Close()
 	var info instanceInfo
-	dec := json.NewDecoder(io.LimitReader(f, maxInstanceFileBytes))
-	if err := dec.Decode(&info); err != nil {
-		return instanceInfo{}, fmt.Errorf("instance file %s: %w", f.Name(), err)
+	if err := json.Unmarshal(b, &info); err != nil {
+		return instanceInfo{}, fmt.Errorf("instance file %s: %w", path, err)
 	}
 	if info.URL == "" || info.PID <= 0 {
-		return instanceInfo{}, fmt.Errorf("instance file %s: no url or pid", f.Name())
+		return instanceInfo{}, fmt.Errorf("instance file %s: no url or pid", path)
 	}
 	return info, nil
 }

@@ -80,7 +80,7 @@ func runStatus(ctx context.Context, args []string, getenv func(string) string, s
 		return fmt.Errorf("status: %s answered %s", url, resp.Status)
 	}
 	var list handlers.ServerListDTO
-	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil {
+	if err := json.NewDecoder(io.LimitReader(resp.Body, maxStatusBytes)).Decode(&list); err != nil {
 		return fmt.Errorf("status: decode %s: %w", url, err)
 	}
 	if len(list.Servers) == 0 {
@@ -188,3 +188,7 @@ func findInstance(data string, getenv func(string) string) (string, *instanceInf
 	}
 	return info.URL, &info, nil
 }
+
+// maxStatusBytes bounds the server list status reads: the address may come
+// from a file, so whatever answers there is read within a limit.
+const maxStatusBytes = 64 << 20
