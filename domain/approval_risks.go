@@ -19,8 +19,8 @@ const (
 	RiskInlineCode RiskKind = "inline_code"
 	// RiskCwdOutside is a working directory outside the project.
 	RiskCwdOutside RiskKind = "cwd_outside_project"
-	// RiskCwdRelative is a relative working directory, which is resolved
-	// from Switchboard's own working directory, not the project's.
+	// RiskCwdRelative is a relative working directory with no project
+	// directory to resolve it from, so where it leads is not known.
 	RiskCwdRelative RiskKind = "cwd_relative"
 	// RiskPrivilege is a program (sudo, doas, su, pkexec) that runs the
 	// rest of the command line as another user, root unless told otherwise.
@@ -57,7 +57,7 @@ func (r Risk) String() string {
 	case RiskCwdOutside:
 		return "the working directory is outside the project"
 	case RiskCwdRelative:
-		return "the working directory is a relative path, resolved from the directory Switchboard was started in"
+		return "the working directory is a relative path and there is no project directory to resolve it from"
 	case RiskSendsEnv:
 		if r.Field == FieldHeaders {
 			return fmt.Sprintf("the header %s sends your environment variable %s to %s", r.Key, r.Variable, r.SentTo)
@@ -90,11 +90,13 @@ func risksOf(cfg ServerConfig, w RawConfig, projectRoot string, resolve PathReso
 		if scan.inline != nil {
 			risks = append(risks, Risk{Kind: RiskInlineCode, Field: FieldArgs, Index: scan.inline.at, Program: scan.inline.prog})
 		}
-		switch {
+		// A relative cwd runs from the project's directory (see WorkDir),
+		// so "../.." is judged by where it leads from there.
+		switch cwd := resolveCwd(cfg.Cwd, projectRoot); {
 		case cfg.Cwd == "":
-		case !filepath.IsAbs(cfg.Cwd):
+		case !filepath.IsAbs(cwd):
 			risks = append(risks, Risk{Kind: RiskCwdRelative, Field: FieldCwd})
-		case projectRoot != "" && cwdOutside(projectRoot, cfg.Cwd, resolve):
+		case projectRoot != "" && cwdOutside(projectRoot, cwd, resolve):
 			risks = append(risks, Risk{Kind: RiskCwdOutside, Field: FieldCwd})
 		}
 	}

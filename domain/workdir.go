@@ -1,18 +1,30 @@
 package domain
 
+import "path/filepath"
+
 // WorkDir is the directory a stdio server runs in: its cwd when the entry
 // sets one, else BaseDir, so that a server never inherits whatever
-// directory Switchboard happened to be started from. A relative cwd keeps
-// its old meaning (Switchboard's own directory; approvals flag it). Remote
+// directory Switchboard happened to be started from. A relative cwd is
+// resolved from BaseDir too (the project's directory, or the user's home),
+// the way a person reading the file beside its project expects. Remote
 // servers have none.
 func (c ServerConfig) WorkDir() string {
 	if c.Transport != TransportStdio {
 		return ""
 	}
-	if c.Cwd != "" {
-		return c.Cwd
+	return resolveCwd(c.Cwd, c.BaseDir)
+}
+
+// resolveCwd returns where cwd leads from base: base itself when cwd is
+// empty, cwd when it is absolute or there is no base.
+func resolveCwd(cwd, base string) string {
+	switch {
+	case cwd == "":
+		return base
+	case filepath.IsAbs(cwd) || base == "":
+		return cwd
 	}
-	return c.BaseDir
+	return filepath.Join(base, cwd)
 }
 
 // WithBaseDir returns servers with BaseDir set to dir (an absolute path,

@@ -19,6 +19,9 @@ func TestWorkDir(t *testing.T) {
 		{"no-cwd-runs-in-base", stdio(""), "/home/ana", "/home/ana"},
 		{"cwd-wins", stdio("/srv/tools"), "/home/ana", "/srv/tools"},
 		{"no-base-no-cwd-inherits", stdio(""), "", ""},
+		{"relative-cwd-resolves-from-base", stdio("tools/bin"), "/home/ana/proj", "/home/ana/proj/tools/bin"},
+		{"relative-cwd-may-climb", stdio("../shared"), "/home/ana/proj", "/home/ana/shared"},
+		{"relative-cwd-without-base-stays", stdio("tools"), "", "tools"},
 		{"remote-has-none", domain.ServerConfig{Name: "r", Transport: domain.TransportHTTP, URL: "https://x"}, "/home/ana", ""},
 	}
 	for _, tt := range tests {
