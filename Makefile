@@ -21,7 +21,7 @@ deps-apt:
 	fi
 
 deps-npm:
-	cd e2e && npm ci --no-audit --no-fund --loglevel=error
+	cd e2e && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
 
 generate:
 	$(GO) generate ./...

@@ -78,6 +78,7 @@ func New(opts Options) *server.MCPServer {
 	d.addContentTools(s)
 	d.addAnnotatedTools(s)
 	d.addProgressTools(s)
+	addDefaultsTool(s)
 	d.addResources(s)
 	addPrompts(s)
 	return s

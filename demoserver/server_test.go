@@ -64,6 +64,7 @@ func TestToolsDeclareEveryHint(t *testing.T) {
 		{"add", hints{readOnly: true, idempotent: true}},
 		{"delete_note", hints{destructive: true, idempotent: true}},
 		{"fetch_url_stub", hints{readOnly: true, openWorld: true}},
+		{"snapshot_settings", hints{readOnly: true, idempotent: true}},
 	}
 	tools := listTools(t, newClient(t))
 	if got, want := len(tools), len(tests); got != want {
@@ -114,6 +115,7 @@ func TestToolInputSchemas(t *testing.T) {
 		{"fetch_url_stub", []string{"url"}, []string{"url"}},
 		{"long_task", []string{"stepMillis", "steps"}, nil},
 		{"markdown_report", nil, nil},
+		{"snapshot_settings", []string{"scale", "zoom"}, []string{"scale"}},
 	}
 	tools := listTools(t, newClient(t))
 	for _, tt := range tests {

@@ -214,6 +214,10 @@ func TestSimpleTools(t *testing.T) {
 		{"fetch-describes-without-fetching", "fetch_url_stub", map[string]any{"url": "https://example.com/x"}, "Would fetch GET https://example.com/x", false},
 		{"fetch-rejects-relative-url", "fetch_url_stub", map[string]any{"url": "/x"}, "not an absolute", true},
 		{"long-task-rejects-zero-steps", "long_task", map[string]any{"steps": 0}, "steps must be", true},
+		{"snapshot-fills-its-own-default", "snapshot_settings", nil, "scale css (the server's default), zoom 100%", false},
+		{"snapshot-reads-what-was-sent", "snapshot_settings", map[string]any{"scale": "device", "zoom": 150}, "scale device (sent by the caller), zoom 150%", false},
+		{"snapshot-coerces-a-string-zoom", "snapshot_settings", map[string]any{"zoom": "2"}, "zoom 2%", false},
+		{"snapshot-rejects-an-unknown-scale", "snapshot_settings", map[string]any{"scale": "huge"}, "css or device", true},
 	}
 	c := newClient(t)
 	for _, tt := range tests {

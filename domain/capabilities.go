@@ -28,7 +28,22 @@ type Tool struct {
 	OutputSchema []byte // raw JSON; nil when the tool declares none
 	Annotations  Annotations
 	IconURLs     []string
+	// TaskSupport is the tool's execution.taskSupport: TaskSupportRequired
+	// tools only run as tasks, TaskSupportOptional ones may; empty means
+	// forbidden.
+	TaskSupport string
+	// Raw is the tool object exactly as the server listed it, unknown
+	// fields, _meta and icons included, so the API and the gateway can
+	// pass it on unchanged.
+	Raw []byte
 }
+
+// Values of Tool.TaskSupport, as MCP spells them.
+const (
+	TaskSupportForbidden = "forbidden"
+	TaskSupportOptional  = "optional"
+	TaskSupportRequired  = "required"
+)
 
 // Risk derives the tier: read-only tools are low, destructive ones high and
 // everything else medium. A tool claiming both is treated as read-only,

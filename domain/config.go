@@ -19,6 +19,7 @@ const (
 const (
 	DefaultKeepAlive      = 30 * time.Second
 	DefaultConnectTimeout = 30 * time.Second
+	DefaultStartTimeout   = 120 * time.Second
 	DefaultCallTimeout    = 60 * time.Second
 )
 
@@ -44,7 +45,11 @@ type ServerConfig struct {
 	AutoReconnect  bool
 	KeepAlive      time.Duration
 	ConnectTimeout time.Duration
-	CallTimeout    time.Duration // deadline of one tools/call
+	// StartTimeout bounds the handshake that follows starting a stdio
+	// server's process: an `npx -y` entry may spend a minute downloading
+	// before it can answer, and a shorter limit would kill it every time.
+	StartTimeout time.Duration
+	CallTimeout  time.Duration // deadline of one tools/call
 
 	// Raw is the entry as the file spells it, before ${VAR} expansion. An
 	// approval shows it, so a person judges the file's own text and no
@@ -132,6 +137,25 @@ func (c ServerConfig) connectTimeout() time.Duration {
 		return DefaultConnectTimeout
 	}
 	return c.ConnectTimeout
+}
+
+// startTimeout is the deadline of a stdio server's first handshake, the
+// default when unset.
+func (c ServerConfig) startTimeout() time.Duration {
+	if c.StartTimeout <= 0 {
+		return DefaultStartTimeout
+	}
+	return c.StartTimeout
+}
+
+// attemptLimit is how long one connection attempt may take and the setting
+// that says so: every stdio attempt starts a process, so it has the start
+// limit; a remote server is already running and has the connect limit.
+func (c ServerConfig) attemptLimit() (time.Duration, string) {
+	if c.Transport == TransportStdio {
+		return c.startTimeout(), StartTimeoutRange.Key
+	}
+	return c.connectTimeout(), ConnectTimeoutRange.Key
 }
 
 // callTimeout is the tools/call deadline, the default when unset.

@@ -42,6 +42,11 @@ type Session interface {
 	CallTool(ctx context.Context, tool string, args json.RawMessage, progress func(Progress)) (json.RawMessage, error)
 	// ReadResource sends resources/read and returns its result as JSON.
 	ReadResource(ctx context.Context, uri string) (json.RawMessage, error)
+	// GetPrompt sends prompts/get with the prompt's arguments (strings, as
+	// MCP has them) and returns its result as JSON.
+	GetPrompt(ctx context.Context, prompt string, args map[string]string) (json.RawMessage, error)
+	// Complete sends completion/complete and returns its result as JSON.
+	Complete(ctx context.Context, req CompleteRequest) (json.RawMessage, error)
 	// Close disconnects gracefully and, for stdio, ends the whole process
 	// group. It is safe to call more than once.
 	Close() error

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Errors the core returns; handlers map each to an HTTP status and a message.
@@ -47,8 +48,12 @@ func (c ErrorCategory) Transient() bool {
 // ConnError is a categorized connection failure. Adapters return it so the
 // supervisor can decide on retries without knowing any transport.
 type ConnError struct {
-	Category   ErrorCategory
-	ExitCode   int      // for CategoryExited; -1 when the process was killed by a signal
+	Category ErrorCategory
+	ExitCode int // for CategoryExited; -1 when the process was killed by a signal
+	// Signal names the signal that killed the process, such as "SIGKILL";
+	// empty when it exited by itself. A kill is its own explanation, so the
+	// stderr tail is then context rather than part of the message.
+	Signal     string
 	StderrTail []string // last lines the process wrote, for CategoryExited
 	Err        error
 }
@@ -57,6 +62,10 @@ func (e *ConnError) Error() string {
 	var b strings.Builder
 	switch e.Category {
 	case CategoryExited:
+		if e.Signal != "" {
+			fmt.Fprintf(&b, "killed by %s", e.Signal)
+			return b.String()
+		}
 		if e.ExitCode >= 0 {
 			fmt.Fprintf(&b, "exited (code %d)", e.ExitCode)
 		} else {
@@ -69,6 +78,11 @@ func (e *ConnError) Error() string {
 			fmt.Fprintf(&b, ": %s", strings.Join(e.StderrTail, " | "))
 		}
 	default:
+		var hte *HandshakeTimeoutError
+		if errors.As(e.Err, &hte) {
+			// It names the limit and the setting; "timeout:" would repeat it.
+			return e.Err.Error()
+		}
 		b.WriteString(string(e.Category))
 		if e.Err != nil {
 			fmt.Fprintf(&b, ": %v", e.Err)
@@ -90,7 +104,8 @@ func Categorize(err error) ErrorCategory {
 	if errors.As(err, &ce) {
 		return ce.Category
 	}
-	if errors.Is(err, context.DeadlineExceeded) {
+	var hte *HandshakeTimeoutError
+	if errors.As(err, &hte) || errors.Is(err, context.DeadlineExceeded) {
 		return CategoryTimeout
 	}
 	return CategoryProtocol
@@ -112,3 +127,38 @@ func (e *ServerError) Error() string {
 	}
 	return fmt.Sprintf("server error %d: %s", e.Code, e.Message)
 }
+
+// Handshake steps a HandshakeTimeoutError may name.
+const (
+	StepInitialize = "initialize"
+	StepLists      = "the capability lists"
+)
+
+// HandshakeTimeoutError is a connection attempt cut off by its limit. It
+// names the limit and the setting that gives it, so a person knows what to
+// raise; views localize it from these fields.
+type HandshakeTimeoutError struct {
+	Limit   time.Duration
+	Setting string // "startTimeoutSeconds" or "connectTimeoutSeconds"; empty when a caller set the limit
+	Step    string // what got no answer: StepInitialize or StepLists; empty when unknown
+	// Exited reports whether the process had already exited on its own
+	// when the limit passed: a crash, which counts toward auto-disable,
+	// rather than a slow start.
+	Exited bool
+}
+
+func (e *HandshakeTimeoutError) Error() string {
+	step := e.Step
+	if step == "" {
+		step = StepInitialize
+	}
+	msg := fmt.Sprintf("no answer to %s within %s", step, e.Limit)
+	if e.Setting != "" {
+		msg += " (" + e.Setting + ")"
+	}
+	return msg
+}
+
+// Is makes every handshake timeout a deadline too, for code that only
+// asks whether time ran out.
+func (e *HandshakeTimeoutError) Is(target error) bool { return target == context.DeadlineExceeded }

@@ -124,7 +124,7 @@ func (f *Fleet) Apply(ctx context.Context, desired []ServerConfig) (ApplyResult,
 // connection: Switchboard's own keys or the file they came from.
 func ownKeysDiffer(a, b ServerConfig) bool {
 	return a.AutoReconnect != b.AutoReconnect || a.KeepAlive != b.KeepAlive || a.ConnectTimeout != b.ConnectTimeout ||
-		a.CallTimeout != b.CallTimeout || a.Disabled != b.Disabled || a.Source != b.Source
+		a.StartTimeout != b.StartTimeout || a.CallTimeout != b.CallTimeout || a.Disabled != b.Disabled || a.Source != b.Source
 }
 
 // fileConfigOf returns a supervised server's settings-file entry.

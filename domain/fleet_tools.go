@@ -3,6 +3,7 @@ package domain
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -23,19 +24,6 @@ func (f *Fleet) CallTool(ctx context.Context, server, tool string, args json.Raw
 	res, err := sess.CallTool(ctx, tool, args, progress)
 	if err != nil {
 		return nil, fmt.Errorf("call %s on %s: %w", tool, server, err)
-	}
-	return res, nil
-}
-
-// ReadResource sends resources/read through the server's connection.
-func (f *Fleet) ReadResource(ctx context.Context, server, uri string) (json.RawMessage, error) {
-	sess, err := f.liveSession(server)
-	if err != nil {
-		return nil, err
-	}
-	res, err := sess.ReadResource(ctx, uri)
-	if err != nil {
-		return nil, fmt.Errorf("read %s on %s: %w", uri, server, err)
 	}
 	return res, nil
 }
@@ -70,4 +58,71 @@ func (f *Fleet) Redactor(server string) (Redactor, error) {
 		return Redactor{}, err
 	}
 	return s.config().Redactor(), nil
+}
+
+// ErrNoTasks is a session that cannot run calls as tasks.
+var ErrNoTasks = errors.New("this connection cannot run tool calls as tasks")
+
+func (f *Fleet) taskSession(server string) (TaskSession, error) {
+	sess, err := f.liveSession(server)
+	if err != nil {
+		return nil, err
+	}
+	ts, ok := sess.(TaskSession)
+	if !ok {
+		return nil, fmt.Errorf("server %q: %w", server, ErrNoTasks)
+	}
+	return ts, nil
+}
+
+// StartTask sends tools/call as a task through the server's connection.
+func (f *Fleet) StartTask(ctx context.Context, server, tool string, args json.RawMessage) (TaskStart, error) {
+	ts, err := f.taskSession(server)
+	if err != nil {
+		return TaskStart{}, err
+	}
+	start, err := ts.StartTask(ctx, tool, args)
+	if err != nil {
+		return TaskStart{}, fmt.Errorf("call %s on %s: %w", tool, server, err)
+	}
+	return start, nil
+}
+
+// GetTask sends tasks/get through the server's connection.
+func (f *Fleet) GetTask(ctx context.Context, server, id string) (TaskState, error) {
+	ts, err := f.taskSession(server)
+	if err != nil {
+		return TaskState{}, err
+	}
+	t, err := ts.GetTask(ctx, id)
+	if err != nil {
+		return TaskState{}, fmt.Errorf("on %s: %w", server, err)
+	}
+	return t, nil
+}
+
+// TaskResult sends tasks/result through the server's connection.
+func (f *Fleet) TaskResult(ctx context.Context, server, id string) (json.RawMessage, error) {
+	ts, err := f.taskSession(server)
+	if err != nil {
+		return nil, err
+	}
+	res, err := ts.TaskResult(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("on %s: %w", server, err)
+	}
+	return res, nil
+}
+
+// CancelTask sends tasks/cancel through the server's connection.
+func (f *Fleet) CancelTask(ctx context.Context, server, id string) (TaskState, error) {
+	ts, err := f.taskSession(server)
+	if err != nil {
+		return TaskState{}, err
+	}
+	t, err := ts.CancelTask(ctx, id)
+	if err != nil {
+		return TaskState{}, fmt.Errorf("on %s: %w", server, err)
+	}
+	return t, nil
 }

@@ -3,6 +3,7 @@ package domain
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"time"
 )
 
@@ -63,8 +64,18 @@ type Invocation struct {
 	ServerName string
 	Tool       string
 	Arguments  json.RawMessage // the arguments object as sent
-	Status     InvocationStatus
-	Progress   *Progress
+	// Defaults are the JSON pointers of the properties Switchboard filled
+	// from the tool schema's defaults before sending, so the card can say
+	// which values nobody typed.
+	Defaults []string
+	// Mismatch lists the schema violations the arguments were sent with
+	// anyway (a person chose Send anyway, the API asked validate=false, or
+	// an AI client's call was forwarded as it came), so the card can warn.
+	Mismatch []Violation
+	// Task is set when the call runs as a task; the card shows its status.
+	Task     *TaskState
+	Status   InvocationStatus
+	Progress *Progress
 	// Result is the MCP CallToolResult as JSON. When it was larger than the
 	// store's cap it is cut short and Truncated is set; ResultSize keeps
 	// the size the server sent.
@@ -90,6 +101,9 @@ type ToolCaller interface {
 	CallTool(ctx context.Context, server, tool string, args json.RawMessage, progress func(Progress)) (json.RawMessage, error)
 	// CallTimeout is the server's per-call deadline.
 	CallTimeout(server string) (time.Duration, error)
+	// TaskCaller runs calls of tools whose taskSupport asks for it as
+	// tasks.
+	TaskCaller
 }
 
 // InvocationFilter narrows a history listing; empty fields match all.
@@ -136,6 +150,12 @@ type AuditRecord struct {
 type SchemaValidator interface {
 	// Validate returns nil, or a *SchemaError listing each violation.
 	Validate(schema, doc json.RawMessage) error
+	// FillDefaults returns doc with every missing object property whose
+	// schema has a default added (in nested objects too), and the JSON
+	// pointers of what it added; doc itself when nothing was missing.
+	// Servers whose schemas list such properties as required fill them
+	// themselves, so a call without them is one they accept.
+	FillDefaults(schema, doc json.RawMessage) (json.RawMessage, []string, error)
 }
 
 // SchemaError lists where a document breaks its schema.
@@ -159,10 +179,19 @@ func (v Violation) Where() string {
 	return v.Pointer
 }
 
+// Error names every violation, so an API client learns all that is wrong
+// from one refusal.
 func (e *SchemaError) Error() string {
 	if len(e.Violations) == 0 {
 		return "does not match its schema"
 	}
-	v := e.Violations[0]
-	return "does not match its schema at " + v.Where() + ": " + v.Message
+	var b strings.Builder
+	b.WriteString("does not match its schema")
+	for i, v := range e.Violations {
+		if i > 0 {
+			b.WriteByte(';')
+		}
+		b.WriteString(" at " + v.Where() + ": " + v.Message)
+	}
+	return b.String()
 }

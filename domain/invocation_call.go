@@ -14,8 +14,9 @@ import (
 // call is one invocation in flight. Its goroutine (run) and progress
 // callbacks change it; readers take snapshots.
 type call struct {
-	svc  *Invocations
-	done chan struct{} // closed once the final state is stored
+	svc    *Invocations
+	done   chan struct{} // closed once the final state is stored
+	asTask bool          // send as a task and poll it (runTask)
 
 	mu        sync.Mutex // guards inv, cancel and cancelled
 	inv       Invocation
@@ -103,7 +104,12 @@ func (c *call) run() {
 	if err := c.save(bg); err != nil {
 		log.Error("save invocation", "invocation", inv.ID, "error", err)
 	}
-	result, err := s.opts.Caller.CallTool(ctx, inv.ServerName, inv.Tool, inv.Arguments, c.onProgress)
+	var result json.RawMessage
+	if c.asTask {
+		result, err = c.runTask(ctx, inv)
+	} else {
+		result, err = s.opts.Caller.CallTool(ctx, inv.ServerName, inv.Tool, inv.Arguments, c.onProgress)
+	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		err = fmt.Errorf("no answer within %s: %w", timeout, err)
 	}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 )
@@ -89,6 +90,19 @@ type CallRequest struct {
 	Tool      string
 	Arguments json.RawMessage // a JSON object; empty means {}
 	RetryOf   string
+	// SkipValidation sends arguments that break the tool's schema anyway,
+	// recording the violations as the invocation's Mismatch: a person
+	// chose Send anyway, or the API was asked validate=false. Defaults are
+	// still filled in.
+	SkipValidation bool
+	// Forwarded marks a call an AI client made through the gateway: its
+	// arguments are sent exactly as the client wrote them, with no
+	// defaults filled in, and never refused for breaking the schema (the
+	// server judges them); violations are recorded as Mismatch.
+	Forwarded bool
+	// AsTask runs a tool whose taskSupport is optional as a task; tools
+	// that require it always run as one.
+	AsTask bool
 }
 
 // Start checks the server's state, the tool and its arguments, records the
@@ -97,6 +111,12 @@ type CallRequest struct {
 // anything is recorded: it could only fail, and a card for it would say
 // less than the refusal does.
 func (s *Invocations) Start(ctx context.Context, req CallRequest) (Invocation, error) {
+	return s.start(ctx, req, nil)
+}
+
+// start is Start with the pointers of values an earlier call took from
+// defaults, which a retry sends again as they were.
+func (s *Invocations) start(ctx context.Context, req CallRequest, inherited []string) (Invocation, error) {
 	args, err := normalizeArgs(req.Arguments)
 	if err != nil {
 		return Invocation{}, err
@@ -116,10 +136,9 @@ func (s *Invocations) Start(ctx context.Context, req CallRequest) (Invocation, e
 	if !ok {
 		return Invocation{}, &ToolNotFoundError{Server: req.Server, Tool: req.Tool}
 	}
-	if s.opts.Validator != nil && len(tool.InputSchema) > 0 {
-		if err := s.opts.Validator.Validate(tool.InputSchema, args); err != nil {
-			return Invocation{}, fmt.Errorf("arguments of %s: %w", req.Tool, err)
-		}
+	checked, err := s.checkArguments(req, tool, args)
+	if err != nil {
+		return Invocation{}, err
 	}
 	if req.Key.MessageID == "" {
 		req.Key.MessageID = s.opts.NewID()
@@ -129,9 +148,10 @@ func (s *Invocations) Start(ctx context.Context, req CallRequest) (Invocation, e
 	}
 	inv := Invocation{
 		ID: s.opts.NewID(), Scope: req.Scope, Key: req.Key, ServerName: req.Server, Tool: req.Tool,
-		Arguments: args, Status: InvocationPending, RetryOf: req.RetryOf, StartedAt: s.opts.Clock.Now(),
+		Arguments: checked.args, Defaults: slices.Concat(inherited, checked.defaults), Mismatch: checked.mismatch,
+		Status: InvocationPending, RetryOf: req.RetryOf, StartedAt: s.opts.Clock.Now(),
 	}
-	c := &call{svc: s, inv: inv, done: make(chan struct{})}
+	c := &call{svc: s, inv: inv, asTask: runsAsTask(tool, req.AsTask), done: make(chan struct{})}
 	// The call is known in memory before anyone can see it stored, so a
 	// Cancel never takes it for one a stopped process left behind.
 	s.mu.Lock()
@@ -171,14 +191,19 @@ func (s *Invocations) Cancel(ctx context.Context, scope Scope, id string) (Invoc
 	return s.interruptOrphan(ctx, scope, id)
 }
 
-// Retry runs a finished call's arguments again as a new invocation.
+// Retry runs a finished call's arguments again as a new invocation; the
+// values that came from defaults are still marked as such.
 func (s *Invocations) Retry(ctx context.Context, scope Scope, id string) (Invocation, error) {
 	old, err := s.Get(ctx, scope, id)
 	if err != nil {
 		return Invocation{}, err
 	}
-	return s.Start(ctx, CallRequest{Scope: scope, Key: CallKey{ConversationID: old.Key.ConversationID},
-		Server: old.ServerName, Tool: old.Tool, Arguments: old.Arguments, RetryOf: old.ID})
+	// The stored arguments are what was sent; a call first sent in spite
+	// of its schema is sent again the same way, and one that ran as a task
+	// runs as a task again.
+	return s.start(ctx, CallRequest{Scope: scope, Key: CallKey{ConversationID: old.Key.ConversationID},
+		Server: old.ServerName, Tool: old.Tool, Arguments: old.Arguments, RetryOf: old.ID,
+		SkipValidation: len(old.Mismatch) > 0, AsTask: old.Task != nil}, old.Defaults)
 }
 
 // Get returns one invocation of the scope; another scope's is not found.

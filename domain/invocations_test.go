@@ -216,6 +216,10 @@ func TestInvocationRefusals(t *testing.T) {
 
 type schemaRejects struct{}
 
+func (schemaRejects) FillDefaults(schema, doc json.RawMessage) (json.RawMessage, []string, error) {
+	return doc, nil, nil
+}
+
 func (schemaRejects) Validate(schema, doc json.RawMessage) error {
 	if strings.Contains(string(doc), "message") {
 		return nil

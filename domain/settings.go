@@ -40,6 +40,7 @@ type rawServer struct {
 	AutoReconnect         *bool             `json:"autoReconnect"`
 	KeepAliveSeconds      *float64          `json:"keepAliveSeconds"`
 	ConnectTimeoutSeconds *float64          `json:"connectTimeoutSeconds"`
+	StartTimeoutSeconds   *float64          `json:"startTimeoutSeconds"`
 	CallTimeoutSeconds    *float64          `json:"callTimeoutSeconds"`
 }
 
@@ -164,6 +165,7 @@ func resolveEntry(e entry, raw []byte, getenv func(string) string) (ServerConfig
 		AutoReconnect:  r.AutoReconnect == nil || *r.AutoReconnect,
 		KeepAlive:      DefaultKeepAlive,
 		ConnectTimeout: DefaultConnectTimeout,
+		StartTimeout:   DefaultStartTimeout,
 		CallTimeout:    DefaultCallTimeout,
 	}
 	for _, a := range r.Args {

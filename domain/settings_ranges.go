@@ -30,6 +30,9 @@ var (
 	// ConnectTimeoutRange leaves a slow server time to start and gives up on
 	// one that never answers within ten minutes.
 	ConnectTimeoutRange = SecondsRange{Key: "connectTimeoutSeconds", Min: time.Second, Max: 10 * time.Minute}
+	// StartTimeoutRange leaves a stdio server that downloads itself first
+	// (npx -y, uvx) half an hour, and asks at least a second of any.
+	StartTimeoutRange = SecondsRange{Key: "startTimeoutSeconds", Min: time.Second, Max: 30 * time.Minute}
 	// CallTimeoutRange allows calls of up to a day, long enough for batch
 	// tools, while a typo cannot make a call wait forever.
 	CallTimeoutRange = SecondsRange{Key: "callTimeoutSeconds", Min: time.Second, Max: 24 * time.Hour}
@@ -82,7 +85,7 @@ func (r SecondsRange) refuse(got string) error {
 
 // secondsRanges are the ranges the settings file is checked against.
 func secondsRanges() []SecondsRange {
-	return []SecondsRange{KeepAliveRange, ConnectTimeoutRange, CallTimeoutRange}
+	return []SecondsRange{KeepAliveRange, ConnectTimeoutRange, StartTimeoutRange, CallTimeoutRange}
 }
 
 // rangeFor returns the range of a settings key, if it has one.
@@ -105,6 +108,7 @@ func applyTimings(cfg *ServerConfig, r rawServer, raw []byte) (int64, string) {
 	}{
 		{KeepAliveRange, r.KeepAliveSeconds, &cfg.KeepAlive},
 		{ConnectTimeoutRange, r.ConnectTimeoutSeconds, &cfg.ConnectTimeout},
+		{StartTimeoutRange, r.StartTimeoutSeconds, &cfg.StartTimeout},
 		{CallTimeoutRange, r.CallTimeoutSeconds, &cfg.CallTimeout},
 	} {
 		if t.v == nil {

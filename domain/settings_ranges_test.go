@@ -79,6 +79,10 @@ func TestSecondsRangeCheck(t *testing.T) {
 		{"keepalive-negative", domain.KeepAliveRange, -time.Second, false},
 		{"connect-zero", domain.ConnectTimeoutRange, 0, false},
 		{"call-day", domain.CallTimeoutRange, 24 * time.Hour, true},
+		{"start-default", domain.StartTimeoutRange, domain.DefaultStartTimeout, true},
+		{"start-half-hour", domain.StartTimeoutRange, 30 * time.Minute, true},
+		{"start-zero", domain.StartTimeoutRange, 0, false},
+		{"start-hour", domain.StartTimeoutRange, time.Hour, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -97,6 +101,7 @@ func TestSecondsRangeDescribe(t *testing.T) {
 		{domain.KeepAliveRange, "0 (off) or from 5 to 3600 seconds"},
 		{domain.ConnectTimeoutRange, "from 1 to 600 seconds"},
 		{domain.CallTimeoutRange, "from 1 to 86400 seconds"},
+		{domain.StartTimeoutRange, "from 1 to 1800 seconds"},
 	} {
 		if got := tt.rng.Describe(); got != tt.want {
 			t.Errorf("%s: got %q, want %q", tt.rng.Key, got, tt.want)
@@ -121,6 +126,8 @@ func TestParseSettingsRefusesOutOfRangeNumbers(t *testing.T) {
 		{"connectTimeoutSeconds", "1e12", "got 1e+12"},
 		{"callTimeoutSeconds", "9.3e9", `"callTimeoutSeconds" must be from 1 to 86400 seconds, got 9.3e+09`},
 		{"callTimeoutSeconds", "1e-9", "got 1e-09"},
+		{"startTimeoutSeconds", "0", `"startTimeoutSeconds" must be from 1 to 1800 seconds, got 0`},
+		{"startTimeoutSeconds", "3600", "got 3600"},
 		// json.Unmarshal matches keys without case, so the offset must too.
 		{"KeepAliveSeconds", "1e9", `"keepAliveSeconds" must be 0 (off) or from 5 to 3600 seconds, got 1e+09`},
 		{"CALLTIMEOUTSECONDS", "0", "got 0"},
@@ -189,5 +196,25 @@ func TestParseSettingsRefusesControlCharactersInNames(t *testing.T) {
 				t.Errorf("Problems: got %v, want one at column 17 naming %s", set.Problems, tt.want)
 			}
 		})
+	}
+}
+
+// startTimeoutSeconds is read like the other numbers, and a server that
+// does not set it gets two minutes to start.
+func TestParseSettingsStartTimeout(t *testing.T) {
+	data := []byte(`{"mcpServers": {
+    "slow": {"command": "npx", "args": ["-y", "pkg"], "startTimeoutSeconds": 300},
+    "plain": {"command": "npx"}
+}}`)
+	set, err := domain.ParseSettings("/s.json", data, func(string) string { return "" })
+	if err != nil || len(set.Problems) != 0 {
+		t.Fatalf("ParseSettings: %v %v", err, set.Problems)
+	}
+	got := map[string]time.Duration{}
+	for _, c := range set.Servers {
+		got[c.Name] = c.StartTimeout
+	}
+	if got["slow"] != 5*time.Minute || got["plain"] != domain.DefaultStartTimeout {
+		t.Errorf("start timeouts %v, want slow 5m0s, plain %v", got, domain.DefaultStartTimeout)
 	}
 }

@@ -66,6 +66,7 @@ var transitions = map[transitionKey]Phase{
 	{PhaseConnected, EvGiveUp}:       PhaseExhausted,
 	{PhaseConnecting, EvAutoDisable}: PhaseExhausted,
 	{PhaseConnected, EvAutoDisable}:  PhaseExhausted,
+	{PhaseWaiting, EvAutoDisable}:    PhaseExhausted, // a cut-off start turned out to be a crash
 	{PhaseConnecting, EvDisable}:     PhaseStopped,
 	{PhaseConnected, EvDisable}:      PhaseStopped,
 	{PhaseWaiting, EvDisable}:        PhaseStopped,

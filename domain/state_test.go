@@ -27,6 +27,7 @@ func TestTransitions(t *testing.T) {
 		{"restart-connected", domain.PhaseConnected, domain.EvConnect, domain.PhaseConnecting, true},
 		{"disable-connected", domain.PhaseConnected, domain.EvDisable, domain.PhaseStopped, true},
 		{"disable-waiting-stops-retries", domain.PhaseWaiting, domain.EvDisable, domain.PhaseStopped, true},
+		{"late-crash-auto-disables-while-waiting", domain.PhaseWaiting, domain.EvAutoDisable, domain.PhaseExhausted, true},
 		{"enable-stopped-connects", domain.PhaseStopped, domain.EvEnable, domain.PhaseConnecting, true},
 		{"enable-auto-disabled-connects", domain.PhaseExhausted, domain.EvEnable, domain.PhaseConnecting, true},
 		{"dispose-is-terminal", domain.PhaseConnected, domain.EvDispose, domain.PhaseDisposed, true},

@@ -26,11 +26,28 @@ type Status struct {
 	Delay       time.Duration
 	NextRetryAt time.Time
 
+	// StartingSince is when the process of the attempt in flight started,
+	// for "starting · 12 s"; zero when no stdio process is starting.
+	StartingSince time.Time
+	// LastStderr is the newest line the starting process wrote to stderr
+	// (redacted), what it is busy with; empty when not starting.
+	LastStderr string
+
 	Error         string // redacted; empty when there is no error
 	ErrorCategory ErrorCategory
 	ExitCode      *int
-	LastErrorAt   time.Time
-	Retryable     bool
+	// Signal names the signal that killed the process ("SIGKILL"); empty
+	// unless a signal ended it.
+	Signal string
+	// ErrorStderr is the process's last stderr line before a kill or a
+	// cut-off start (redacted): context for the error, never its cause.
+	ErrorStderr string
+	// TimeoutLimit and TimeoutSetting describe an attempt cut off by its
+	// limit ("startTimeoutSeconds"), so views can say which to raise.
+	TimeoutLimit   time.Duration
+	TimeoutSetting string
+	LastErrorAt    time.Time
+	Retryable      bool
 
 	ToolCount       int
 	ResourceCount   int
@@ -56,6 +73,10 @@ func (s *Status) clearError() {
 	s.Error = ""
 	s.ErrorCategory = ""
 	s.ExitCode = nil
+	s.Signal = ""
+	s.ErrorStderr = ""
+	s.TimeoutLimit = 0
+	s.TimeoutSetting = ""
 	s.LastErrorAt = time.Time{}
 	s.Retryable = false
 	s.Delay = 0

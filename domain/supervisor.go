@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -19,6 +20,7 @@ type supervisor struct {
 	quit   chan struct{} // closed when the loop stops accepting results
 	done   chan struct{} // closed when the loop and its helpers are gone
 	stderr *LineRing
+	feed   stderrFeed     // stderr as the connector writes it: the ring, and a nudge to the loop
 	work   sync.WaitGroup // helper goroutines
 
 	mu   sync.Mutex // guards caps, cfg and live for readers outside the loop
@@ -29,8 +31,14 @@ type supervisor struct {
 	// Everything below is owned by the loop goroutine.
 	redact      Redactor
 	st          Status
-	gen         int // identifies the current attempt or session; stale reports carry an older one
-	cancel      context.CancelFunc
+	gen         int                     // identifies the current attempt or session; stale reports carry an older one
+	cancel      context.CancelCauseFunc // ends the attempt in flight
+	limit       Timer                   // the attempt in flight's deadline
+	limitErr    HandshakeTimeoutError   // what passing that deadline reports
+	listing     *atomic.Bool            // the attempt in flight got past initialize
+	cutOffs     map[int]time.Time       // when the limit ended each attempt (by generation) whose result is not in yet
+	stderrTimer Timer                   // a held-back LastStderr update
+	stderrAt    time.Time               // when LastStderr was last published
 	session     Session
 	results     chan attemptResult
 	probes      chan probeResult
@@ -110,6 +118,7 @@ func startSupervisor(opts SupervisorOptions, cfg ServerConfig, rec *ServerRecord
 		lists:   make(chan listResult),
 		dirty:   map[ListKind]bool{},
 	}
+	s.feed = stderrFeed{ring: s.stderr, changed: make(chan struct{}, 1)}
 	if rec != nil {
 		s.overrides = rec.Overrides
 		// An older drawer saved keep-alive intervals the range now refuses
@@ -166,6 +175,14 @@ func (s *supervisor) run() {
 			}
 		case r := <-s.results:
 			s.onAttempt(r)
+		case <-timerC(s.limit):
+			s.limit = nil
+			s.onLimit()
+		case <-s.feed.changed:
+			s.onStderr()
+		case <-timerC(s.stderrTimer):
+			s.stderrTimer = nil
+			s.onStderr()
 		case <-timerC(s.retry):
 			s.retry = nil
 			s.connect(EvConnect)
@@ -237,17 +254,29 @@ func (s *supervisor) connect(ev Event) {
 	s.mu.Lock()
 	cfg := s.cfg
 	s.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), cfg.connectTimeout())
+	// The limit runs on the supervisor's clock and ends the attempt with
+	// its own cause, so the failure lands when the limit passes rather
+	// than once the connector has finished stopping a process.
+	ctx, cancel := context.WithCancelCause(context.Background())
 	s.cancel = cancel
+	limit, setting := cfg.attemptLimit()
+	s.limit = s.opts.Clock.NewTimer(limit)
+	s.limitErr = HandshakeTimeoutError{Limit: limit, Setting: setting}
+	listing := &atomic.Bool{}
+	s.listing = listing
 	s.stderrMark = s.stderr.Seq()
 	s.st.Delay = 0
 	s.st.NextRetryAt = time.Time{}
+	if cfg.Transport == TransportStdio {
+		s.st.StartingSince = s.opts.Clock.Now()
+	}
 	s.publish()
 	s.work.Go(func() {
-		defer cancel()
-		sess, err := s.opts.Connector.Connect(ctx, cfg, s.stderr)
+		defer cancel(nil)
+		sess, err := s.opts.Connector.Connect(ctx, cfg, s.feed)
 		var caps Capabilities
 		if err == nil {
+			listing.Store(true)
 			caps, err = LoadAll(ctx, sess)
 			if err != nil {
 				err = fmt.Errorf("list capabilities: %w", err)
@@ -270,9 +299,11 @@ func (s *supervisor) onAttempt(r attemptResult) {
 		if r.session != nil {
 			s.closeSession(r.session)
 		}
+		s.onCutOffResult(r)
 		return
 	}
 	s.cancel = nil
+	s.stopLimit()
 	if r.err != nil {
 		s.fail(r.err)
 		return
@@ -286,6 +317,7 @@ func (s *supervisor) onAttempt(r attemptResult) {
 	s.resetFailures()
 	s.transition(EvConnected)
 	s.st.clearError()
+	s.st.StartingSince, s.st.LastStderr = time.Time{}, ""
 	s.st.ConnectedAt = now
 	s.st.LastSyncAt = now
 	s.st.ProtocolVersion = r.session.ProtocolVersion()
@@ -299,7 +331,11 @@ func (s *supervisor) onAttempt(r attemptResult) {
 
 // fail records a failure and decides between retrying, giving up and
 // auto-disabling.
-func (s *supervisor) fail(err error) {
+func (s *supervisor) fail(err error) { s.failCounting(err, true) }
+
+// failCounting is fail for a failure that may not count toward
+// auto-disable (counts false): it still backs off like any other.
+func (s *supervisor) failCounting(err error, counts bool) {
 	if err == nil {
 		err = &ConnError{Category: CategoryProtocol, Err: errors.New("connection lost")}
 	}
@@ -311,14 +347,32 @@ func (s *supervisor) fail(err error) {
 		ce.StderrTail = s.stderr.Since(s.stderrMark, stderrTailLines)
 	}
 	s.consecutive++
-	s.failures = append(s.recentFailures(now), now)
+	s.failures = s.recentFailures(now)
+	if counts {
+		s.failures = append(s.failures, now)
+	}
 
+	s.st.clearError()
 	s.st.Error = s.redact.Redact(err.Error())
 	s.st.ErrorCategory = cat
-	s.st.ExitCode = nil
 	if ce != nil && cat == CategoryExited {
 		code := ce.ExitCode
 		s.st.ExitCode = &code
+		if n := len(ce.StderrTail); ce.Signal != "" && n > 0 {
+			s.st.Signal = ce.Signal
+			s.st.ErrorStderr = s.redact.Redact(ce.StderrTail[n-1])
+		} else {
+			s.st.Signal = ce.Signal
+		}
+	}
+	var hte *HandshakeTimeoutError
+	if errors.As(err, &hte) {
+		s.st.TimeoutLimit, s.st.TimeoutSetting = hte.Limit, hte.Setting
+		if s.st.ErrorStderr == "" {
+			if last := s.stderr.Since(s.stderrMark, 1); len(last) > 0 {
+				s.st.ErrorStderr = s.redact.Redact(last[0])
+			}
+		}
 	}
 	s.st.LastErrorAt = now
 	s.st.Retryable = cat.Transient()
@@ -332,13 +386,8 @@ func (s *supervisor) fail(err error) {
 	auto := s.cfg.AutoReconnect
 	s.mu.Unlock()
 	switch {
-	case ad.Threshold > 0 && len(s.failures) >= ad.Threshold:
-		s.transition(EvAutoDisable)
-		s.st.DisabledReason = DisabledAuto
-		s.stateSet = true
-		s.persist()
-		s.opts.Log.Warn("server auto-disabled", "server", s.st.ServerName, "failures", len(s.failures),
-			"window", ad.Window.String(), "error", s.st.Error)
+	case counts && ad.Threshold > 0 && len(s.failures) >= ad.Threshold:
+		s.autoDisable()
 	case !cat.Transient() || !auto:
 		s.transition(EvGiveUp)
 		s.opts.Log.Warn("server failed, no automatic retry", "server", s.st.ServerName,
@@ -367,7 +416,19 @@ func (s *supervisor) recentFailures(now time.Time) []time.Time {
 func (s *supervisor) resetFailures() {
 	s.consecutive = 0
 	s.failures = nil
+	clear(s.cutOffs)
 	s.st.Attempt = 0
+}
+
+// autoDisable turns the server off after too many failures in the window;
+// the caller has stopped everything and publishes.
+func (s *supervisor) autoDisable() {
+	s.transition(EvAutoDisable)
+	s.st.DisabledReason = DisabledAuto
+	s.stateSet = true
+	s.persist()
+	s.opts.Log.Warn("server auto-disabled", "server", s.st.ServerName, "failures", len(s.failures),
+		"window", s.opts.AutoDisable.Window.String(), "error", s.st.Error)
 }
 
 func (s *supervisor) disable(reason DisabledReason) {
@@ -388,10 +449,11 @@ func (s *supervisor) disable(reason DisabledReason) {
 // every timer, leaving the server idle.
 func (s *supervisor) stopAll() {
 	if s.cancel != nil {
-		s.cancel()
+		s.cancel(nil)
 		s.cancel = nil
 	}
 	s.gen++ // anything still running now reports a stale generation
+	s.st.StartingSince, s.st.LastStderr = time.Time{}, ""
 	if s.session != nil {
 		s.mu.Lock()
 		s.live = nil
@@ -399,7 +461,7 @@ func (s *supervisor) stopAll() {
 		s.closeSession(s.session)
 		s.session = nil
 	}
-	for _, t := range []*Timer{&s.retry, &s.probe, &s.debounce} {
+	for _, t := range []*Timer{&s.retry, &s.probe, &s.debounce, &s.limit, &s.stderrTimer} {
 		if *t != nil {
 			(*t).Stop()
 			*t = nil

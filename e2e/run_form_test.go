@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"strings"
 	"testing"
 
 	playwright "github.com/mxschmitt/playwright-go"
@@ -97,4 +98,82 @@ func TestRunFormKeyboard(t *testing.T) {
 	waitGone(t, page, selRunForm, "Escape closes the form")
 	waitTrue(t, page, `() => document.activeElement && document.activeElement.getAttribute('data-tool') === 'echo'`, nil, "focus back on Run")
 	waitVisible(t, page, drawerSel("alpha"), "the drawer stays open")
+}
+
+// TestRunFormDefaultsAndSendAnyway runs the demo's snapshot_settings,
+// whose schema requires scale and gives it a default, as zod writes
+// Playwright MCP's screenshot schema. The Raw JSON tab's {} is sent with
+// the default filled in and the card says so; a zoom written as a string
+// is refused beside the raw text, which stays as typed on its tab, and
+// Send anyway sends it, the card noting the mismatch.
+func TestRunFormDefaultsAndSendAnyway(t *testing.T) {
+	in := startWith(t, servers{"alpha": demoStdio("alpha", nil)})
+	in.waitState(t, "alpha", "connected")
+	page := openWith(t, in, playwright.BrowserNewContextOptions{Locale: playwright.String("en-US")})
+	waitChip(t, page, "alpha", "connected")
+	openDrawer(t, page, "alpha")
+
+	openRaw := func() {
+		t.Helper()
+		if err := page.Locator(runButton("alpha", "snapshot_settings")).Click(); err != nil {
+			t.Fatalf("click Run: %v", err)
+		}
+		waitVisible(t, page, selRunForm, "the run form opens")
+		if got := attr(t, page, runField("scale"), "data-required"); got != "false" {
+			t.Errorf("scale has a default, so it is not required of the person: data-required %q", got)
+		}
+		if got := text(t, page, runField("scale")+` [data-testid="run-hint"]`); got != "Default: css" {
+			t.Errorf("scale hint: got %q, want Default: css", got)
+		}
+		if err := page.Locator(selRunForm + ` [data-testid="run-tab-raw"]`).Click(); err != nil {
+			t.Fatal(err)
+		}
+		waitVisible(t, page, selRunForm+` [data-testid="run-raw"]`, "the Raw JSON tab")
+	}
+	submit := func(button string) {
+		t.Helper()
+		if err := page.Locator(selRunForm + ` [data-testid="` + button + `"]`).Click(); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	openRaw()
+	if err := page.Locator(selRunForm + ` [data-testid="run-raw"]`).Fill("{}"); err != nil {
+		t.Fatal(err)
+	}
+	submit("run-submit")
+	waitGone(t, page, selRunForm, "{} starts the call")
+	first := `[data-testid="activity-feed"] [data-testid="invocation-card"][data-status="success"]`
+	waitFor(t, page, first+` [data-testid="invocation-default"]`, "the card marks the filled default")
+	if got := text(t, page, first+` [data-testid="invocation-default"]`); got != "scale" {
+		t.Errorf("default marked: got %q, want scale", got)
+	}
+	waitTrue(t, page, `(sel) => document.querySelector(sel).textContent.includes('scale css (sent by the caller)')`,
+		first+` [data-testid="invocation-result"]`, "the server received scale")
+
+	openRaw()
+	typed := "{\n  \"zoom\": \"2\"\n}"
+	if err := page.Locator(selRunForm + ` [data-testid="run-raw"]`).Fill(typed); err != nil {
+		t.Fatal(err)
+	}
+	submit("run-submit")
+	waitVisible(t, page, selRunForm+` [data-testid="run-raw-violation"]`, "the violation beside the raw text")
+	if got := text(t, page, selRunForm+` [data-testid="run-raw-violation"]`); !strings.Contains(got, "/zoom") {
+		t.Errorf("violation: got %q, want it at /zoom", got)
+	}
+	if got := attr(t, page, selRunForm+` [data-testid="run-tab-raw"]`, "aria-selected"); got != "true" {
+		t.Errorf("the form jumped away from the Raw JSON tab: aria-selected %q", got)
+	}
+	waitTrue(t, page, `(want) => document.querySelector('[data-testid="run-raw"]').value === want`, typed, "the raw text as typed")
+	waitTrue(t, page, `() => document.activeElement && document.activeElement.getAttribute('data-testid') === 'run-raw'`, nil,
+		"focus on the refused raw text")
+	checkAxe(t, page, "run form refused on the Raw JSON tab")
+	submit("run-send-anyway")
+	waitGone(t, page, selRunForm, "Send anyway starts the call")
+	warned := `[data-testid="activity-feed"] [data-testid="invocation-card"][data-status="success"] [data-testid="invocation-mismatch"][role="note"]`
+	waitVisible(t, page, warned, "the card notes the mismatch")
+	if got := text(t, page, warned); !strings.Contains(got, "/zoom") {
+		t.Errorf("mismatch note: got %q", got)
+	}
+	checkAxe(t, page, "cards noting defaults and a mismatch")
 }

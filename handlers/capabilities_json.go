@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"bytes"
 	"encoding/json"
 
 	"github.com/switchboard-mcp/switchboard/domain"
@@ -16,8 +17,12 @@ type CapabilitiesDTO struct {
 }
 
 // ToolDTO is one tool with its schemas passed through untouched and the
-// risk tier the dashboard badges it with.
+// risk tier the dashboard badges it with. A tool whose object the server
+// sent is known (Raw) is written as that object, unknown fields, _meta,
+// icons and execution included, with riskTier added; the other fields
+// describe only tools without it.
 type ToolDTO struct {
+	Raw          json.RawMessage `json:"-"`
 	Name         string          `json:"name"`
 	Title        string          `json:"title"`
 	Description  string          `json:"description"`
@@ -95,6 +100,7 @@ func CapabilitiesJSON(c domain.Capabilities) CapabilitiesDTO {
 				OpenWorldHint:   a.OpenWorldHint,
 			},
 			RiskTier: string(t.Risk()),
+			Raw:      toolObject(t.Raw),
 		}
 	}
 	for i, r := range c.Resources {
@@ -117,6 +123,40 @@ func CapabilitiesJSON(c domain.Capabilities) CapabilitiesDTO {
 // valid JSON: one broken schema must not fail the whole response.
 func rawJSON(b []byte) json.RawMessage {
 	if len(b) == 0 || !json.Valid(b) {
+		return nil
+	}
+	return json.RawMessage(b)
+}
+
+// MarshalJSON writes the tool as the server sent it plus riskTier, or
+// from its fields when the server's object is not known.
+func (t ToolDTO) MarshalJSON() ([]byte, error) {
+	if t.Raw == nil {
+		type fields ToolDTO // without this method
+		return json.Marshal(fields(t))
+	}
+	tier, err := json.Marshal(t.RiskTier)
+	if err != nil {
+		return nil, err
+	}
+	obj := bytes.TrimSpace(t.Raw)
+	body := bytes.TrimSpace(obj[1 : len(obj)-1])
+	out := make([]byte, 0, len(obj)+len(tier)+16)
+	out = append(out, '{')
+	if len(body) > 0 {
+		out = append(out, body...)
+		out = append(out, ',')
+	}
+	out = append(out, `"riskTier":`...)
+	out = append(out, tier...)
+	return append(out, '}'), nil
+}
+
+// toolObject passes a tool object through when it is a valid JSON object,
+// and is nil otherwise, so that the tool is described from its fields.
+func toolObject(b []byte) json.RawMessage {
+	b = bytes.TrimSpace(b)
+	if len(b) < 2 || b[0] != '{' || !json.Valid(b) {
 		return nil
 	}
 	return json.RawMessage(b)

@@ -17,6 +17,10 @@ import (
 // missing required property is reported.
 type refuseAll struct{}
 
+func (refuseAll) FillDefaults(schema, doc json.RawMessage) (json.RawMessage, []string, error) {
+	return doc, nil, nil
+}
+
 func (refuseAll) Validate(schema, doc json.RawMessage) error {
 	return &domain.SchemaError{Violations: []domain.Violation{{Pointer: "", Message: "missing property 'scale'"}}}
 }

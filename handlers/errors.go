@@ -57,6 +57,7 @@ func classify(err error) apiError {
 	var he *echo.HTTPError
 	var sch *domain.SchemaError
 	var srv *domain.ServerError
+	var req *domain.RequestError
 	switch {
 	case errors.As(err, &ae):
 		return *ae
@@ -64,6 +65,10 @@ func classify(err error) apiError {
 		// The server answered this one request with a JSON-RPC error: its
 		// message is the server's data, shown as the answer of an upstream.
 		return apiError{http.StatusBadGateway, "server_error", err.Error()}
+	case errors.Is(err, domain.ErrNoAnswer):
+		return apiError{http.StatusGatewayTimeout, "timeout", err.Error()}
+	case errors.Is(err, domain.ErrInvalidRequest):
+		return apiError{http.StatusBadRequest, "bad_request", err.Error()}
 	case errors.As(err, &sch):
 		return apiError{http.StatusUnprocessableEntity, "invalid_arguments", err.Error()}
 	case errors.Is(err, domain.ErrBadArguments):
@@ -84,6 +89,11 @@ func classify(err error) apiError {
 		return apiError{http.StatusServiceUnavailable, "shutting_down", "Switchboard is shutting down"}
 	case errors.As(err, &se):
 		return apiError{http.StatusUnprocessableEntity, "settings_invalid", se.Error()}
+	case errors.As(err, &req):
+		// A read or prompt failed between here and the server (the
+		// connection broke, the answer was too large); the domain redacted
+		// the text and named the server.
+		return apiError{http.StatusBadGateway, "connection_failed", err.Error()}
 	case errors.As(err, &he) && he.Code < http.StatusInternalServerError:
 		// Echo's own refusals: no route, wrong method, bad request.
 		return apiError{he.Code, statusCode(he.Code), http.StatusText(he.Code)}

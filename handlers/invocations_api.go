@@ -27,7 +27,12 @@ type invocationsAPI struct {
 }
 
 // call starts a tools/call and answers 202 with the pending invocation at
-// once; the outcome arrives on the event stream or by polling.
+// once; the outcome arrives on the event stream or by polling. Missing
+// arguments whose schema has a default are filled in first (the
+// invocation's defaults name them); what still breaks the schema is
+// refused with 422 naming each violation, or sent anyway with
+// ?validate=false and recorded as the invocation's mismatch. ?task=true
+// runs a tool whose taskSupport is optional as a task.
 func (a *invocationsAPI) call(c echo.Context) error {
 	server, err := serverName(c)
 	if err != nil {
@@ -51,14 +56,37 @@ func (a *invocationsAPI) call(c echo.Context) error {
 		return err
 	}
 	q := c.QueryParams()
+	validate, err := boolParam(q, "validate", true)
+	if err != nil {
+		return err
+	}
+	asTask, err := boolParam(q, "task", false)
+	if err != nil {
+		return err
+	}
 	inv, err := a.svc.Start(c.Request().Context(), domain.CallRequest{
 		Scope: a.scope, Server: server, Tool: tool, Arguments: body,
-		Key: domain.CallKey{ConversationID: q.Get("conversationId"), MessageID: q.Get("messageId"), ToolCallID: q.Get("toolCallId")},
+		Key:            domain.CallKey{ConversationID: q.Get("conversationId"), MessageID: q.Get("messageId"), ToolCallID: q.Get("toolCallId")},
+		SkipValidation: !validate, AsTask: asTask,
 	})
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusAccepted, InvocationJSON(inv))
+}
+
+// boolParam reads an optional true/false query parameter; anything else
+// is refused rather than guessed at.
+func boolParam(q url.Values, name string, def bool) (bool, error) {
+	v := q.Get(name)
+	if v == "" {
+		return def, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return def, &apiError{http.StatusBadRequest, "bad_request", name + " must be true or false"}
+	}
+	return b, nil
 }
 
 // list answers one page of the scope's history, newest first.

@@ -30,6 +30,25 @@ type InvocationDTO struct {
 	ToolCallID     string  `json:"toolCallId"`
 	RetryOf        *string `json:"retryOf"`
 	Version        uint64  `json:"version"`
+	// Defaults are the JSON pointers of the arguments Switchboard filled
+	// from the tool schema's defaults; empty when none were.
+	Defaults []string `json:"defaults,omitempty"`
+	// Mismatch lists the schema violations the arguments were sent with
+	// anyway (validate=false, Send anyway, or a forwarded call).
+	Mismatch []ViolationDTO `json:"mismatch,omitempty"`
+	// Task is set when the call runs as an MCP task: the server's task id,
+	// its last status and status message.
+	Task *TaskDTO `json:"task,omitempty"`
+}
+
+// TaskDTO is what the server last said about a call's task. Times are
+// epoch milliseconds.
+type TaskDTO struct {
+	ID             string `json:"taskId"`
+	Status         string `json:"status"`
+	StatusMessage  string `json:"statusMessage,omitempty"`
+	PollIntervalMs int64  `json:"pollIntervalMs,omitempty"`
+	UpdatedAt      *int64 `json:"updatedAt"`
 }
 
 // ProgressDTO is the last progress notification of a running call.
@@ -75,6 +94,18 @@ func InvocationJSON(inv domain.Invocation) InvocationDTO {
 	if !inv.EndedAt.IsZero() {
 		ms := inv.EndedAt.UnixMilli()
 		d.EndedAt = &ms
+	}
+	d.Defaults = inv.Defaults
+	for _, v := range inv.Mismatch {
+		d.Mismatch = append(d.Mismatch, ViolationDTO{Pointer: v.Pointer, Message: v.Message})
+	}
+	if t := inv.Task; t != nil {
+		d.Task = &TaskDTO{ID: t.ID, Status: t.Status, StatusMessage: t.StatusMessage,
+			PollIntervalMs: t.PollInterval.Milliseconds()}
+		if !t.UpdatedAt.IsZero() {
+			ms := t.UpdatedAt.UnixMilli()
+			d.Task.UpdatedAt = &ms
+		}
 	}
 	if inv.RetryOf != "" {
 		d.RetryOf = &inv.RetryOf

@@ -26,6 +26,10 @@ type invFixture struct {
 // refuseN is a validator that refuses any arguments holding "n".
 type refuseN struct{}
 
+func (refuseN) FillDefaults(schema, doc json.RawMessage) (json.RawMessage, []string, error) {
+	return doc, nil, nil
+}
+
 func (refuseN) Validate(schema, doc json.RawMessage) error {
 	if bytes.Contains(doc, []byte(`"n"`)) {
 		return &domain.SchemaError{Violations: []domain.Violation{{Pointer: "/n", Message: "not allowed"}}}

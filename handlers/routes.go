@@ -49,6 +49,12 @@ const (
 	PathInvocationCancel = PathInvocation + "/cancel"
 	PathInvocationRetry  = PathInvocation + "/retry"
 
+	// Reads that answer at once with the server's result: a resource
+	// (GET ?uri=), a prompt with its arguments, an argument's completions.
+	PathResourceRead = PathServer + "/resources/read"
+	PathPromptGet    = PathServer + "/prompts/:" + promptParam + "/get"
+	PathComplete     = PathServer + "/complete"
+
 	PathUIRunForm         = PathUIServer + "/tools/:" + toolParam + "/run" // GET: the form; POST: start the call
 	PathUIInvocation      = "/ui/invocations/:" + idParam                  // GET: one card, or ?item=N one content item in full
 	PathUIInvocationCopy  = PathUIInvocation + "/copy"                     // GET ?part=arguments|result: the full text, for the clipboard
@@ -68,10 +74,11 @@ const (
 )
 
 const (
-	nameParam = "name"
-	toolParam = "tool"
-	idParam   = "id"
-	partParam = "part"
+	nameParam   = "name"
+	toolParam   = "tool"
+	promptParam = "prompt"
+	idParam     = "id"
+	partParam   = "part"
 )
 
 // ServerPath fills pattern's server name with name, escaped, so that a name
@@ -149,6 +156,12 @@ func register(e *echo.Echo, opts Options, signIn *signInPage) {
 		e.POST(PathUIInvocationStop, ui.stop)
 		e.GET(PathUIHistory, ui.history)
 	}
+
+	// -- resources, prompts and completions (read API): register below this line --
+	reads := &readAPI{fleet: opts.Fleet}
+	e.GET(PathResourceRead, reads.readResource)
+	e.POST(PathPromptGet, reads.getPrompt)
+	e.POST(PathComplete, reads.complete)
 
 	// -- run form and theme presets (engineer C2): register below this line --
 	if opts.Invocations != nil {

@@ -43,7 +43,10 @@ func (r *runForm) show(c echo.Context) error {
 
 // submit builds the arguments (from the fields, coerced per schema, or
 // from the raw JSON), starts the call and answers with a confirmation; a
-// refusal answers 422 with the form again, each reason beside its field.
+// refusal answers 422 with the form again, each reason beside its field
+// (or, on the Raw JSON tab, beside the text exactly as the person typed
+// it). A refusal for the schema's sake offers Send anyway, which posts
+// the same arguments again to be sent with skip-validation.
 func (r *runForm) submit(c echo.Context) error {
 	server, tool, err := r.tool(c)
 	if err != nil {
@@ -53,33 +56,43 @@ func (r *runForm) submit(c echo.Context) error {
 		return &apiError{status: http.StatusBadRequest, code: "bad_request", message: "the form could not be parsed"}
 	}
 	form := c.Request().PostForm
+	anyway := form.Get(views.RunSendAnywayName) == "true"
 	specs := views.RunFieldsFromSchema(tool.InputSchema)
 	in := views.RunFormInput{Server: server, Tool: tool, Action: RunFormPath(server, tool.Name),
-		Mode: form.Get("mode"), Values: runFormValues(specs, form)}
+		Mode: form.Get("mode"), Values: runFormValues(specs, form), AsTask: form.Get(views.RunAsTaskName) == "true"}
 	var args json.RawMessage
 	if in.Mode == views.RunModeRaw {
 		in.Raw = form.Get("raw")
 		var ok bool
-		if args, ok = rawObject(in.Raw); !ok {
+		if args, ok = rawArguments(in.Raw); !ok {
 			in.RawError = views.Message{ID: "RunErrRawJSON"}
 			return r.refuse(c, in)
 		}
-		in.FieldErrors = missingRequired(specs, args)
 	} else {
-		args, in.FieldErrors = runArgs(specs, form)
+		var onlyMissing bool
+		args, in.FieldErrors, onlyMissing = runArgs(specs, form, !anyway)
 		in.Raw = indent(args)
-	}
-	if len(in.FieldErrors) > 0 {
-		return r.refuse(c, in)
+		if len(in.FieldErrors) > 0 {
+			// A missing required field is the schema's rule, which the
+			// server may not hold to; a value that could not be read is not.
+			in.SendAnyway = onlyMissing
+			return r.refuse(c, in)
+		}
 	}
 	inv, err := r.invocations.Start(c.Request().Context(), domain.CallRequest{
 		Scope: r.scope, Key: domain.CallKey{ConversationID: conversation(c)},
-		Server: server, Tool: tool.Name, Arguments: args,
+		Server: server, Tool: tool.Name, Arguments: args, SkipValidation: anyway,
+		AsTask: in.AsTask,
 	})
 	var se *domain.SchemaError
 	switch {
 	case errors.As(err, &se):
-		in.FieldErrors, in.Summary = violations(specs, se)
+		in.SendAnyway = true
+		if in.Mode == views.RunModeRaw {
+			in.RawViolations = rawViolations(se)
+		} else {
+			in.FieldErrors, in.Summary = violations(specs, se)
+		}
 		return r.refuse(c, in)
 	case errors.Is(err, domain.ErrBadArguments):
 		in.Mode, in.RawError = views.RunModeRaw, views.Message{ID: "RunErrRawJSON"}
@@ -179,6 +192,20 @@ func violations(specs []views.RunFieldSpec, se *domain.SchemaError) (map[string]
 		summary = append(summary, msg)
 	}
 	return fields, summary
+}
+
+// rawViolations lists every violation for the Raw JSON tab, where there
+// are no fields to put them beside.
+func rawViolations(se *domain.SchemaError) []views.Message {
+	out := make([]views.Message, 0, len(se.Violations))
+	for _, v := range se.Violations {
+		if v.Pointer == "" {
+			out = append(out, views.Message{ID: "RunViolation", Data: map[string]any{"Message": v.Message}})
+			continue
+		}
+		out = append(out, views.Message{ID: "RunViolationAt", Data: map[string]any{"Message": v.Message, "Path": v.Pointer}})
+	}
+	return out
 }
 
 // splitPointer returns a JSON pointer's first token, unescaped, and the

@@ -14,10 +14,13 @@ import (
 
 // runArgs builds a tool's arguments object from the run form's fields,
 // each coerced to the type its schema declares, in schema order. An empty
-// field is left out, and reported when the schema requires it. Errors are
-// per property name, in the person's language.
-func runArgs(specs []views.RunFieldSpec, form url.Values) (json.RawMessage, map[string][]views.Message) {
-	errs := map[string][]views.Message{}
+// field is left out (a property with a default is filled in by the
+// invocation service), and reported when the schema requires it and
+// checkRequired is set. Errors are per property name, in the person's
+// language; onlyMissing reports whether every one is a missing field.
+func runArgs(specs []views.RunFieldSpec, form url.Values, checkRequired bool) (args json.RawMessage, errs map[string][]views.Message, onlyMissing bool) {
+	errs = map[string][]views.Message{}
+	onlyMissing = true
 	var b bytes.Buffer
 	b.WriteByte('{')
 	n := 0
@@ -25,10 +28,11 @@ func runArgs(specs []views.RunFieldSpec, form url.Values) (json.RawMessage, map[
 		val, present, msg := runArg(s, form)
 		if msg.ID != "" {
 			errs[s.Name] = append(errs[s.Name], msg)
+			onlyMissing = false
 			continue
 		}
 		if !present {
-			if s.Required {
+			if s.Required && checkRequired {
 				errs[s.Name] = append(errs[s.Name], views.Message{ID: "RunErrRequired"})
 			}
 			continue
@@ -43,7 +47,7 @@ func runArgs(specs []views.RunFieldSpec, form url.Values) (json.RawMessage, map[
 		n++
 	}
 	b.WriteByte('}')
-	return b.Bytes(), errs
+	return b.Bytes(), errs, onlyMissing
 }
 
 // runArg coerces one field: its JSON value, whether the person gave one,
@@ -116,9 +120,9 @@ func runFormValues(specs []views.RunFieldSpec, form url.Values) map[string]strin
 	return out
 }
 
-// rawObject checks the raw editor's text: it must be one JSON object,
+// rawArguments checks the raw editor's text: it must be one JSON object,
 // nested no deeper than the arguments of any call may be.
-func rawObject(raw string) (json.RawMessage, bool) {
+func rawArguments(raw string) (json.RawMessage, bool) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
 		return json.RawMessage("{}"), true
@@ -135,18 +139,4 @@ func rawObject(raw string) (json.RawMessage, bool) {
 		return nil, false
 	}
 	return buf.Bytes(), true
-}
-
-// missingRequired reports the required properties an arguments object
-// lacks, which the raw editor lets a person leave out.
-func missingRequired(specs []views.RunFieldSpec, args json.RawMessage) map[string][]views.Message {
-	var obj map[string]json.RawMessage
-	_ = json.Unmarshal(args, &obj)
-	errs := map[string][]views.Message{}
-	for _, s := range specs {
-		if _, ok := obj[s.Name]; s.Required && !ok {
-			errs[s.Name] = append(errs[s.Name], views.Message{ID: "RunErrRequired"})
-		}
-	}
-	return errs
 }

@@ -113,7 +113,8 @@ func TestRunFormRawJSON(t *testing.T) {
 	if r.status != http.StatusOK {
 		t.Fatalf("status: got %d, want 200; body: %s", r.status, r.body)
 	}
-	if got := <-calls; string(got) != `{"message":"raw","steps":2}` {
+	// force was left out and has a default: it is filled in and sent.
+	if got := <-calls; string(got) != `{"message":"raw","steps":2,"force":false}` {
 		t.Errorf("arguments: got %s", got)
 	}
 	r = f.ui(t, http.MethodPost, handlers.RunFormPath("demo", "echo"), url.Values{"mode": {"raw"}, "raw": {`{"message": `}}, "en")
@@ -165,11 +166,15 @@ func TestRunFormRefusesInvalidArgumentsBesideFields(t *testing.T) {
 	if got := r.doc.Find(`[data-name="steps"] [data-testid="run-field-error"]`).Text(); !strings.Contains(got, "20") {
 		t.Errorf("schema violation beside steps: got %q", got)
 	}
-	// Raw JSON with an unknown type lands beside its field too.
+	// Raw JSON with a wrong type is refused beside the raw editor, which
+	// stays shown, not beside a field on the hidden Form tab.
 	r = f.ui(t, http.MethodPost, handlers.RunFormPath("demo", "echo"),
 		url.Values{"mode": {"raw"}, "raw": {`{"message": 3}`}}, "en")
-	if got := r.doc.Find(`[data-name="message"] [data-testid="run-field-error"]`).Length(); r.status != http.StatusUnprocessableEntity || got != 1 {
-		t.Errorf("raw type violation: status %d, %d errors beside message", r.status, got)
+	if got := r.doc.Find(`[data-testid="run-raw-violation"]`).Text(); r.status != http.StatusUnprocessableEntity || !strings.Contains(got, "/message") {
+		t.Errorf("raw type violation: status %d, beside the raw editor %q", r.status, got)
+	}
+	if n := r.doc.Find(`[data-testid="run-field-error"]`).Length(); n != 0 {
+		t.Errorf("raw refusal: %d errors on the hidden Form tab, want none", n)
 	}
 }
 

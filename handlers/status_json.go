@@ -14,6 +14,9 @@ type StatusDTO struct {
 	Source     string `json:"source"`
 	Transport  string `json:"transport"`
 	Target     string `json:"target"`
+	// WorkDir is the directory a stdio server runs in, as resolved (its
+	// cwd, or the project's directory or home); null for remote servers.
+	WorkDir *string `json:"workDir"`
 
 	State          string  `json:"state"`
 	Phase          string  `json:"phase"`
@@ -29,11 +32,24 @@ type StatusDTO struct {
 	DelayMs     int64  `json:"delayMs"`
 	NextRetryAt *int64 `json:"nextRetryAt"`
 
+	// StartingSince is when the process of a starting stdio server
+	// started; LastStderr is what it last wrote to stderr meanwhile.
+	StartingSince *int64  `json:"startingSince"`
+	LastStderr    *string `json:"lastStderr"`
+
 	Error         *string `json:"error"`
 	ErrorCategory *string `json:"errorCategory"`
 	ExitCode      *int    `json:"exitCode"`
-	LastErrorAt   *int64  `json:"lastErrorAt"`
-	Retryable     bool    `json:"retryable"`
+	Signal        *string `json:"signal"` // "SIGKILL" when a signal ended the process
+	// ErrorStderr is the last stderr line before a kill or a cut-off
+	// start: context for the error, not its cause.
+	ErrorStderr *string `json:"errorStderr"`
+	// TimeoutSeconds and TimeoutSetting name the limit that cut an
+	// attempt off and the setting that gives it.
+	TimeoutSeconds *float64 `json:"timeoutSeconds"`
+	TimeoutSetting *string  `json:"timeoutSetting"`
+	LastErrorAt    *int64   `json:"lastErrorAt"`
+	Retryable      bool     `json:"retryable"`
 
 	ToolCount       int      `json:"toolCount"`
 	ResourceCount   int      `json:"resourceCount"`
@@ -71,6 +87,7 @@ func StatusJSON(s domain.Status) StatusDTO {
 		Source:           s.Source,
 		Transport:        string(s.Transport),
 		Target:           s.Target,
+		WorkDir:          optString(s.WorkDir),
 		State:            string(s.State),
 		Phase:            string(s.Phase),
 		DisabledReason:   optString(string(s.DisabledReason)),
@@ -79,8 +96,13 @@ func StatusJSON(s domain.Status) StatusDTO {
 		MaxAttempts:      s.MaxAttempts,
 		DelayMs:          s.Delay.Milliseconds(),
 		NextRetryAt:      epochMillis(s.NextRetryAt),
+		StartingSince:    epochMillis(s.StartingSince),
+		LastStderr:       optString(s.LastStderr),
 		Error:            optString(s.Error),
 		ErrorCategory:    optString(string(s.ErrorCategory)),
+		Signal:           optString(s.Signal),
+		ErrorStderr:      optString(s.ErrorStderr),
+		TimeoutSetting:   optString(s.TimeoutSetting),
 		LastErrorAt:      epochMillis(s.LastErrorAt),
 		Retryable:        s.Retryable,
 		ToolCount:        s.ToolCount,
@@ -99,6 +121,10 @@ func StatusJSON(s domain.Status) StatusDTO {
 	if s.ExitCode != nil {
 		code := *s.ExitCode
 		d.ExitCode = &code
+	}
+	if s.TimeoutSetting != "" {
+		secs := s.TimeoutLimit.Seconds()
+		d.TimeoutSeconds = &secs
 	}
 	if s.HasLatency {
 		ms := float64(s.Latency) / float64(time.Millisecond)

@@ -19,19 +19,14 @@ var ErrArgsNotObject = fmt.Errorf("tool arguments: %w", domain.ErrBadArguments)
 // CallTool sends tools/call with a fresh progress token and reports the
 // server's progress notifications for it to progress, which may be nil.
 // Every notification is delivered before CallTool returns, and none after.
-// The result is mcp-go's CallToolResult encoded again, since mcp-go keeps
-// no raw copy; it round-trips every content type (see call_test.go). Its
-// MarshalJSON is called directly: json.Marshal would check and copy its
-// output twice more, which for a result near the message limit costs tens
-// of megabytes at the peak.
+// The result is the bytes the server sent: mcp-go's decoded result would
+// add empty descriptions and titles and drop icons and unknown fields,
+// and encoding it again would cost a second copy of a large result.
 func (s *session) CallTool(ctx context.Context, tool string, args json.RawMessage, progress func(domain.Progress)) (json.RawMessage, error) {
-	argMap, err := decodeArgs(args)
+	req, err := callRequest(tool, args)
 	if err != nil {
-		return nil, fmt.Errorf("call %s: %w", tool, err)
+		return nil, err
 	}
-	req := mcp.CallToolRequest{}
-	req.Params.Name = tool
-	req.Params.Arguments = argMap
 	if progress != nil {
 		token, queue := s.calls.open()
 		delivered := make(chan struct{})
@@ -47,18 +42,22 @@ func (s *session) CallTool(ctx context.Context, tool string, args json.RawMessag
 		}()
 		req.Params.Meta = &mcp.Meta{ProgressToken: token}
 	}
-	ex := &exchange{}
-	rctx, cancel := s.bound(withExchange(ctx, ex))
-	defer cancel()
-	res, err := s.client.CallTool(rctx, req)
+	return s.sendRaw(ctx, "call "+tool, func(ctx context.Context) error {
+		_, err := s.client.CallTool(ctx, req)
+		return err
+	})
+}
+
+// callRequest is tools/call of tool with args as the object to send.
+func callRequest(tool string, args json.RawMessage) (mcp.CallToolRequest, error) {
+	argMap, err := decodeArgs(args)
 	if err != nil {
-		return nil, s.requestFailed(ctx, ex, "call "+tool, err)
+		return mcp.CallToolRequest{}, fmt.Errorf("call %s: %w", tool, err)
 	}
-	out, err := res.MarshalJSON()
-	if err != nil {
-		return nil, &domain.ConnError{Category: domain.CategoryProtocol, Err: fmt.Errorf("call %s: encode result: %w", tool, err)}
-	}
-	return out, nil
+	req := mcp.CallToolRequest{}
+	req.Params.Name = tool
+	req.Params.Arguments = argMap
+	return req, nil
 }
 
 // decodeArgs turns the caller's JSON into the object mcp-go sends. Nil,
@@ -83,22 +82,14 @@ func decodeArgs(args json.RawMessage) (map[string]any, error) {
 	return m, nil
 }
 
-// ReadResource sends resources/read and returns mcp-go's result encoded
-// again. A server that refuses the read (an unknown URI) fails it with a
+// ReadResource sends resources/read and returns the result as the server
+// sent it. A server that refuses the read (an unknown URI) fails it with a
 // *domain.ServerError and the session stays up.
 func (s *session) ReadResource(ctx context.Context, uri string) (json.RawMessage, error) {
 	req := mcp.ReadResourceRequest{}
 	req.Params.URI = uri
-	ex := &exchange{}
-	rctx, cancel := s.bound(withExchange(ctx, ex))
-	defer cancel()
-	res, err := s.client.ReadResource(rctx, req)
-	if err != nil {
-		return nil, s.requestFailed(ctx, ex, "read "+uri, err)
-	}
-	out, err := json.Marshal(res)
-	if err != nil {
-		return nil, &domain.ConnError{Category: domain.CategoryProtocol, Err: fmt.Errorf("read %s: encode result: %w", uri, err)}
-	}
-	return out, nil
+	return s.sendRaw(ctx, "read "+uri, func(ctx context.Context) error {
+		_, err := s.client.ReadResource(ctx, req)
+		return err
+	})
 }

@@ -304,8 +304,10 @@ func TestReadResource(t *testing.T) {
 	}
 }
 
-// The result is mcp-go's parsed CallToolResult encoded again. This pins
-// what survives that trip, so an mcp-go upgrade that changes it shows up.
+// CallTool returns the bytes the server sent (raw_transport.go), not
+// mcp-go's parsed CallToolResult encoded again; the gateway may still
+// build results from mcp-go's types. This pins what survives that trip,
+// so an mcp-go upgrade that changes it shows up.
 func TestCallToolResultRoundTrip(t *testing.T) {
 	items := []string{
 		`{"type":"text","text":"hi","annotations":{"audience":["user"],"priority":0.5,"lastModified":"2025-01-01T00:00:00Z"},"_meta":{"k":"v"}}`,
@@ -335,7 +337,8 @@ func TestCallToolResultRoundTrip(t *testing.T) {
 // Known losses of mcp-go v1.2.1, pinned so that a fix shows up: icons on a
 // resource_link are dropped, its missing description and mimeType come
 // back as "", unknown top-level result fields are dropped, and a content
-// type it does not know fails the whole call.
+// type it does not know fails the whole parse. CallTool avoids all of
+// them by returning the server's bytes (TestRawResultsAreKeptAsSent).
 func TestCallToolResultKnownLosses(t *testing.T) {
 	raw := json.RawMessage(`{"content":[{"type":"resource_link","uri":"demo://x","name":"x","icons":[{"src":"https://x/i.png"}]}],"extension":1}`)
 	res, err := mcp.ParseCallToolResult(&raw)

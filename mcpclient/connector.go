@@ -6,6 +6,7 @@ package mcpclient
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -116,6 +117,7 @@ func (c *Connector) Connect(ctx context.Context, cfg domain.ServerConfig, stderr
 		s   *session
 		err error
 	)
+	started := time.Now()
 	switch cfg.Transport {
 	case domain.TransportStdio:
 		s, err = c.connectStdio(ctx, cfg, stderr)
@@ -126,9 +128,22 @@ func (c *Connector) Connect(ctx context.Context, cfg domain.ServerConfig, stderr
 			Err: fmt.Errorf("%w: unknown transport %q", errBadConfig, cfg.Transport)}
 	}
 	if err != nil {
-		return nil, err
+		return nil, withLimit(ctx, started, err)
 	}
 	return s, nil
+}
+
+// withLimit fills in the limit of a handshake timeout that a caller set
+// as a plain deadline: only the supervisor's own limit arrives with it.
+func withLimit(ctx context.Context, started time.Time, err error) error {
+	var hte *domain.HandshakeTimeoutError
+	if !errors.As(err, &hte) || hte.Limit != 0 {
+		return err
+	}
+	if d, ok := ctx.Deadline(); ok {
+		hte.Limit = d.Sub(started).Round(time.Millisecond)
+	}
+	return err
 }
 
 // newClient builds the mcp-go client. It declares no client capabilities:
@@ -142,7 +157,7 @@ func (c *Connector) newClient(s *session, version string) {
 	if mcp.IsModernProtocol(version) {
 		opts = append(opts, client.WithDiscoverTimeout(discoverTimeout))
 	}
-	s.client = client.NewClient(s.tr, opts...)
+	s.client = client.NewClient(rawTransport(s.tr), opts...)
 	s.client.OnNotification(s.onNotification)
 }
 
@@ -177,6 +192,9 @@ func (c *Connector) handshake(ctx context.Context, s *session, version string) e
 func handshakeError(ctx context.Context, s *session, err error) *domain.ConnError {
 	err = unrepeated(err)
 	if ctx.Err() != nil {
+		if hte := handshakeTimeout(ctx); hte != nil {
+			return &domain.ConnError{Category: domain.CategoryTimeout, Err: hte}
+		}
 		return contextError(ctx, err)
 	}
 	err = s.handshakeEx.explain(err)
@@ -184,4 +202,19 @@ func handshakeError(ctx context.Context, s *session, err error) *domain.ConnErro
 		return &domain.ConnError{Category: cat, Err: err}
 	}
 	return connError(err)
+}
+
+// handshakeTimeout describes a handshake whose ctx ended because its limit
+// passed: the supervisor's own limit, which it gives as ctx's cause, or a
+// caller's deadline. Any other end of ctx returns nil.
+func handshakeTimeout(ctx context.Context) *domain.HandshakeTimeoutError {
+	var hte *domain.HandshakeTimeoutError
+	if errors.As(context.Cause(ctx), &hte) {
+		e := *hte // the caller's value is shared; this one gets Exited
+		return &e
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return &domain.HandshakeTimeoutError{Step: domain.StepInitialize}
+	}
+	return nil
 }

@@ -11,7 +11,8 @@ import (
 )
 
 // List loads every page of one list; mcp-go follows nextCursor and stops on
-// a cursor that does not advance. A list the server did not declare is
+// a cursor that does not advance. Tools keep the objects the server sent
+// beside mcp-go's reading of them. A list the server did not declare is
 // empty rather than an error, since domain.LoadAll asks for all of them.
 func (s *session) List(ctx context.Context, kind domain.ListKind) (domain.Capabilities, error) {
 	var caps domain.Capabilities
@@ -19,13 +20,14 @@ func (s *session) List(ctx context.Context, kind domain.ListKind) (domain.Capabi
 		return caps, nil
 	}
 	ex := &exchange{}
-	rctx := withExchange(ctx, ex)
+	pages := &rawResults{}
+	rctx := withRaw(withExchange(ctx, ex), pages)
 	var err error
 	switch kind {
 	case domain.ListTools:
 		var res *mcp.ListToolsResult
 		if res, err = s.client.ListTools(rctx, mcp.ListToolsRequest{}); err == nil {
-			caps.Tools, err = convertTools(res.Tools)
+			caps.Tools, err = convertTools(res.Tools, rawTools(pages.all()))
 		}
 	case domain.ListResources:
 		var res *mcp.ListResourcesResult

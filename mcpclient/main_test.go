@@ -44,6 +44,8 @@ func TestMain(m *testing.M) {
 		os.Exit(serve(runFixture))
 	case "bulk":
 		os.Exit(serve(runBulk))
+	case "canned":
+		os.Exit(serve(runCanned))
 	}
 	os.Exit(m.Run())
 }

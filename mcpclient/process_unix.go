@@ -8,6 +8,8 @@ import (
 	"os"
 	"strconv"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // groupAttr starts the server as the leader of a new process group, so
@@ -59,4 +61,20 @@ func groupAlive(pgid int) bool {
 		}
 	}
 	return false
+}
+
+// exitSignal names the signal that ended a process, such as "SIGKILL", or
+// returns "" when it exited by itself.
+func exitSignal(st *os.ProcessState) string {
+	if st == nil {
+		return ""
+	}
+	ws, ok := st.Sys().(syscall.WaitStatus)
+	if !ok || !ws.Signaled() {
+		return ""
+	}
+	if name := unix.SignalName(ws.Signal()); name != "" {
+		return name
+	}
+	return ws.Signal().String()
 }

@@ -47,6 +47,15 @@ func (c *Connector) connectStdio(ctx context.Context, cfg domain.ServerConfig, s
 	c.newClient(s, c.opts.ProtocolVersion)
 	if err := c.handshake(ctx, s, c.opts.ProtocolVersion); err != nil {
 		ce := handshakeError(ctx, s, err)
+		var hte *domain.HandshakeTimeoutError
+		if errors.As(ce, &hte) {
+			// Cut off by the limit: note whether the server had crashed
+			// meanwhile, then stop it at once rather than after waiting a
+			// grace period on its closed stdin, so that Connect returns
+			// when the limit passes, not seconds later.
+			hte.Exited = p.hasExited()
+			p.terminate()
+		}
 		if ctx.Err() == nil && pipeClosed(err) {
 			// The server's pipes closed under the handshake: it most
 			// likely exited, and the watcher is about to say with what.
@@ -245,7 +254,28 @@ func (p *process) exitError() *domain.ConnError {
 	if p.state != nil {
 		code = p.state.ExitCode()
 	}
-	return &domain.ConnError{Category: domain.CategoryExited, ExitCode: code, Err: domain.ErrProcessExited}
+	return &domain.ConnError{Category: domain.CategoryExited, ExitCode: code, Signal: exitSignal(p.state),
+		Err: domain.ErrProcessExited}
+}
+
+// hasExited reports whether the server has exited already.
+func (p *process) hasExited() bool {
+	select {
+	case <-p.exited:
+		return true
+	default:
+		return false
+	}
+}
+
+// terminate asks the whole group to end now; stop then finds it gone or
+// going, and escalates as usual.
+func (p *process) terminate() {
+	if p.hasExited() {
+		return
+	}
+	_ = signalGroup(p.pid, syscall.SIGTERM)
+	_ = signalGroup(p.pid, syscall.SIGCONT)
 }
 
 // waitExit reports whether the server exited within d.

@@ -52,10 +52,10 @@ func TestLoadServerForms(t *testing.T) {
 			want: []domain.ServerConfig{
 				{Name: "github", Transport: domain.TransportStdio, Command: "npx",
 					Args: []string{"-y", "@modelcontextprotocol/server-github"}, Env: map[string]string{"GITHUB_TOKEN": "ghp_secret"},
-					AutoReconnect: true, KeepAlive: 30 * time.Second, ConnectTimeout: 30 * time.Second, CallTimeout: time.Minute},
+					AutoReconnect: true, KeepAlive: 30 * time.Second, ConnectTimeout: 30 * time.Second, StartTimeout: 2 * time.Minute, CallTimeout: time.Minute},
 				{Name: "remote", Transport: domain.TransportHTTP, URL: "https://mcp.example.com/mcp",
 					Headers:       map[string]string{"Authorization": "Bearer k3y"},
-					AutoReconnect: true, KeepAlive: 30 * time.Second, ConnectTimeout: 30 * time.Second, CallTimeout: time.Minute},
+					AutoReconnect: true, KeepAlive: 30 * time.Second, ConnectTimeout: 30 * time.Second, StartTimeout: 2 * time.Minute, CallTimeout: time.Minute},
 			},
 		},
 		{
@@ -71,9 +71,9 @@ func TestLoadServerForms(t *testing.T) {
 			env: map[string]string{"PORT": "8931", "WORKSPACE": "/src/app"},
 			want: []domain.ServerConfig{
 				{Name: "events", Transport: domain.TransportSSE, URL: "http://localhost:8931/events",
-					AutoReconnect: true, KeepAlive: 30 * time.Second, ConnectTimeout: 30 * time.Second, CallTimeout: time.Minute},
+					AutoReconnect: true, KeepAlive: 30 * time.Second, ConnectTimeout: 30 * time.Second, StartTimeout: 2 * time.Minute, CallTimeout: time.Minute},
 				{Name: "fetch", Transport: domain.TransportStdio, Command: "uvx", Args: []string{"mcp-server-fetch"}, Cwd: "/src/app/tools",
-					AutoReconnect: true, KeepAlive: 30 * time.Second, ConnectTimeout: 30 * time.Second, CallTimeout: time.Minute},
+					AutoReconnect: true, KeepAlive: 30 * time.Second, ConnectTimeout: 30 * time.Second, StartTimeout: 2 * time.Minute, CallTimeout: time.Minute},
 			},
 		},
 		{
@@ -82,7 +82,7 @@ func TestLoadServerForms(t *testing.T) {
 			env:     map[string]string{"BIN_DIR": "/opt/bin"},
 			want: []domain.ServerConfig{
 				{Name: "s", Transport: domain.TransportStdio, Command: "/opt/bin/server", Args: []string{"--token="},
-					AutoReconnect: true, KeepAlive: 30 * time.Second, ConnectTimeout: 30 * time.Second, CallTimeout: time.Minute},
+					AutoReconnect: true, KeepAlive: 30 * time.Second, ConnectTimeout: 30 * time.Second, StartTimeout: 2 * time.Minute, CallTimeout: time.Minute},
 			},
 		},
 		{
@@ -90,7 +90,7 @@ func TestLoadServerForms(t *testing.T) {
 			content: "\uFEFF" + `{"mcpServers": {"s": {"command": "s"}}}`,
 			want: []domain.ServerConfig{
 				{Name: "s", Transport: domain.TransportStdio, Command: "s",
-					AutoReconnect: true, KeepAlive: 30 * time.Second, ConnectTimeout: 30 * time.Second, CallTimeout: time.Minute},
+					AutoReconnect: true, KeepAlive: 30 * time.Second, ConnectTimeout: 30 * time.Second, StartTimeout: 2 * time.Minute, CallTimeout: time.Minute},
 			},
 		},
 	}

@@ -33,7 +33,7 @@ func (db *DB) InvocationStore() *InvocationStore { return &InvocationStore{db: d
 
 // invocationColumns lists, in scanInvocation's order, what a read selects.
 const invocationColumns = `user, workspace, id, conversation_id, message_id, tool_call_id, server, tool,
-	arguments, status, progress, result, truncated, result_size, error, error_code, retry_of, started_at, ended_at, version`
+	arguments, status, progress, result, truncated, result_size, error, error_code, retry_of, started_at, ended_at, version, details`
 
 // progressJSON is how a domain.Progress is stored.
 type progressJSON struct {
@@ -69,8 +69,12 @@ func (s *InvocationStore) SaveInvocation(ctx context.Context, inv domain.Invocat
 	if !inv.EndedAt.IsZero() {
 		endedAt = inv.EndedAt.UnixMilli()
 	}
-	_, err := s.db.write.ExecContext(ctx, `INSERT INTO invocations (`+invocationColumns+`, owner)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	details, err := encodeDetails(inv)
+	if err != nil {
+		return fmt.Errorf("save invocation %s: %w", inv.ID, err)
+	}
+	_, err = s.db.write.ExecContext(ctx, `INSERT INTO invocations (`+invocationColumns+`, owner)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (user, workspace, id) DO UPDATE SET
 			conversation_id = excluded.conversation_id,
 			message_id = excluded.message_id,
@@ -89,11 +93,12 @@ func (s *InvocationStore) SaveInvocation(ctx context.Context, inv domain.Invocat
 			retry_of = excluded.retry_of,
 			started_at = excluded.started_at,
 			ended_at = excluded.ended_at,
-			version = excluded.version
+			version = excluded.version,
+			details = excluded.details
 		WHERE excluded.version >= invocations.version`,
 		inv.Scope.User, inv.Scope.Workspace, inv.ID, inv.Key.ConversationID, inv.Key.MessageID, inv.Key.ToolCallID,
 		inv.ServerName, inv.Tool, args, string(inv.Status), progress, result, inv.Truncated, inv.ResultSize,
-		inv.Error, inv.ErrorCode, inv.RetryOf, inv.StartedAt.UnixMilli(), endedAt, int64(inv.Version), s.db.owner)
+		inv.Error, inv.ErrorCode, inv.RetryOf, inv.StartedAt.UnixMilli(), endedAt, int64(inv.Version), details, s.db.owner)
 	if err != nil {
 		// The primary key is handled by ON CONFLICT, so a unique
 		// violation can only come from the call key.
@@ -135,10 +140,11 @@ func scanInvocation(r scanner) (domain.Invocation, error) {
 		startedMs    int64
 		endedMs      sql.NullInt64
 		version      int64
+		details      sql.NullString
 	)
 	err := r.Scan(&inv.Scope.User, &inv.Scope.Workspace, &inv.ID, &inv.Key.ConversationID, &inv.Key.MessageID,
 		&inv.Key.ToolCallID, &inv.ServerName, &inv.Tool, &args, &status, &progress, &result, &inv.Truncated,
-		&inv.ResultSize, &inv.Error, &inv.ErrorCode, &inv.RetryOf, &startedMs, &endedMs, &version)
+		&inv.ResultSize, &inv.Error, &inv.ErrorCode, &inv.RetryOf, &startedMs, &endedMs, &version, &details)
 	if err != nil {
 		return domain.Invocation{}, err
 	}
@@ -159,5 +165,10 @@ func scanInvocation(r scanner) (domain.Invocation, error) {
 		inv.EndedAt = time.UnixMilli(endedMs.Int64)
 	}
 	inv.Version = uint64(version)
+	if details.Valid {
+		if err := decodeDetails(details.String, &inv); err != nil {
+			return domain.Invocation{}, fmt.Errorf("invocation %s: %w", inv.ID, err)
+		}
+	}
 	return inv, nil
 }

@@ -28,9 +28,13 @@ type DrawerHeaderProps struct {
 	Transport string
 	// TransportID names the transport for people; the raw value stays in
 	// Transport for scripts and tests.
-	TransportID  string
-	Protocol     string // empty until a handshake negotiated one
-	Error        string // redacted; empty when the snapshot carries no error
+	TransportID string
+	Protocol    string   // empty until a handshake negotiated one
+	Error       string   // redacted; empty when the snapshot carries no error
+	ErrorMsg    *Message // Error in the page's language, when the domain says what it means
+	// ErrorStderr is the process's last stderr line before a kill or a
+	// cut-off start, shown labelled as context, not as the cause.
+	ErrorStderr  string
 	CategoryID   string
 	Category     string
 	LastErrorAt  int64  // epoch ms, 0 when unknown
@@ -62,6 +66,8 @@ func NewDrawerHeaderProps(s domain.Status) DrawerHeaderProps {
 	}
 	if s.Error != "" && s.State != domain.StateConnected {
 		p.Error = s.Error
+		p.ErrorMsg = errorMessage(s)
+		p.ErrorStderr = s.ErrorStderr
 		p.Category = string(s.ErrorCategory)
 		p.CategoryID = categoryID(s.ErrorCategory)
 		if !s.LastErrorAt.IsZero() {

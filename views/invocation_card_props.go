@@ -64,10 +64,12 @@ type InvocationCardProps struct {
 	ArgsFields []ArgField
 	ArgsCut    bool // a cap cut the JSON or the form view; RawArgsURL has them all
 	RawArgsURL string
+	ArgsNotes  ArgsNotesProps
 
 	HasResult  bool
 	ResultOpen bool
 	Progress   *ProgressProps
+	Task       *InvocationTaskProps // the task the call runs as; nil for plain calls
 	Items      []ContentItemProps
 	MoreItems  int // content items past MaxContentItems, not shown
 	Structured *StructuredProps
@@ -175,7 +177,9 @@ func NewInvocationCardProps(inv domain.Invocation, in CardInput) InvocationCardP
 	p.ArgsLong = strings.Count(p.ArgsJSON, "\n")+1 > ArgsLongLines
 	p.ArgsFields, cutFields = argFields(inv.Arguments, in.Tool)
 	p.ArgsCut = cutJSON || cutFields
+	p.ArgsNotes = NewArgsNotesProps(inv)
 
+	p.Task = NewInvocationTaskProps(inv.Task)
 	if inv.Status == domain.InvocationRunning {
 		p.Progress = &ProgressProps{} // indeterminate until the server reports
 		if inv.Progress != nil {

@@ -205,6 +205,10 @@ func TestContentTypes(t *testing.T) {
 // schemaFails is a validator that refuses every document.
 type schemaFails struct{}
 
+func (schemaFails) FillDefaults(schema, doc json.RawMessage) (json.RawMessage, []string, error) {
+	return doc, nil, nil
+}
+
 func (schemaFails) Validate(schema, doc json.RawMessage) error {
 	return &domain.SchemaError{Violations: []domain.Violation{{Pointer: "/temperature", Message: "want number"}}}
 }

@@ -23,25 +23,42 @@ const (
 // own fields.
 const RunArgPrefix = "arg."
 
+// Names of the form's own posted fields beside mode and raw: the Send
+// anyway button and the Run as a task box, each "true" when used.
+const (
+	RunSendAnywayName = "send_anyway"
+	RunAsTaskName     = "as_task"
+)
+
 // RunFormProps is the dialog that calls one tool with arguments a person
 // enters, through fields generated from its inputSchema or as raw JSON.
 type RunFormProps struct {
-	ID, TitleID          string
-	Server, Tool, Title  string // Title is the tool's title, empty when it has none
-	Description          string
-	Action               string // where the form posts
-	Mode                 string // RunModeForm or RunModeRaw: the tab shown
-	TabFormID, TabRawID  string
-	PanelFormID          string
-	PanelRawID           string
-	RawID, RawErrorID    string
-	SummaryID            string
-	Fields               []RunFieldProps
-	Raw                  string  // the raw JSON editor's text
-	RawError             Message // why the raw JSON was refused; ID empty when it was not
-	Summary              []Message
-	NoArguments          bool // the schema has no properties: the tool is called with {}
-	RequiredNoteRequired bool // some field is required, so the form explains the mark
+	ID, TitleID         string
+	Server, Tool, Title string // Title is the tool's title, empty when it has none
+	Description         string
+	Action              string // where the form posts
+	Mode                string // RunModeForm or RunModeRaw: the tab shown
+	TabFormID, TabRawID string
+	PanelFormID         string
+	PanelRawID          string
+	RawID, RawErrorID   string
+	SummaryID           string
+	Fields              []RunFieldProps
+	Raw                 string  // the raw JSON editor's text
+	RawError            Message // why the raw JSON was refused; ID empty when it was not
+	RawViolations       []Message
+	Summary             []Message
+	// SendAnyway offers to send the refused arguments as they are: the
+	// refusal was the schema's, and the server may accept them.
+	SendAnyway   bool
+	SendAnywayID string // the note that explains the button
+	// TaskOptional shows the Run as a task box (AsTask is its state);
+	// TaskRequired says the tool always runs as one.
+	TaskOptional, TaskRequired bool
+	AsTask                     bool
+	TaskBoxID                  string
+	NoArguments                bool // the schema has no properties: the tool is called with {}
+	RequiredNoteRequired       bool // some field is required, so the form explains the mark
 }
 
 // RunFieldProps is one argument's control.
@@ -110,11 +127,15 @@ type RunFormInput struct {
 	// Values are what the person entered, per property name; nil shows the
 	// schema's defaults. A switch is "true" when on.
 	Values map[string]string
-	// Raw is the raw editor's text; empty shows the values as JSON.
-	Raw         string
-	RawError    Message
-	FieldErrors map[string][]Message // per property name
-	Summary     []Message            // violations that belong to no field
+	// Raw is the raw editor's text; empty shows the values as JSON, except
+	// on the Raw JSON tab, which always shows what the person typed.
+	Raw           string
+	RawError      Message
+	RawViolations []Message // schema violations of the raw JSON, shown beside it
+	SendAnyway    bool
+	AsTask        bool                 // the Run as a task box was ticked
+	FieldErrors   map[string][]Message // per property name
+	Summary       []Message            // violations that belong to no field
 }
 
 // NewRunFormProps builds the run dialog for one tool.
@@ -128,8 +149,12 @@ func NewRunFormProps(in RunFormInput) RunFormProps {
 		TabFormID: key + "-tab-form", TabRawID: key + "-tab-raw",
 		PanelFormID: key + "-panel-form", PanelRawID: key + "-panel-raw",
 		RawID: key + "-raw", RawErrorID: key + "-raw-error", SummaryID: key + "-summary",
-		RawError: in.RawError, Summary: in.Summary,
+		RawError: in.RawError, RawViolations: in.RawViolations, Summary: in.Summary,
+		SendAnyway: in.SendAnyway, SendAnywayID: key + "-anyway", TaskBoxID: key + "-task",
+		TaskOptional: in.Tool.TaskSupport == domain.TaskSupportOptional,
+		TaskRequired: in.Tool.TaskSupport == domain.TaskSupportRequired,
 	}
+	p.AsTask = p.TaskOptional && in.AsTask
 	if p.Title == p.Tool {
 		p.Title = ""
 	}
@@ -149,10 +174,23 @@ func NewRunFormProps(in RunFormInput) RunFormProps {
 		p.Fields = append(p.Fields, f)
 	}
 	p.Raw = in.Raw
-	if p.Raw == "" {
+	if p.Raw == "" && p.Mode != RunModeRaw {
 		p.Raw = DefaultRunRaw(specs)
 	}
 	return p
+}
+
+// RawInvalid reports whether the raw JSON was refused, for its own
+// syntax or for the schema.
+func (p RunFormProps) RawInvalid() bool { return p.RawError.ID != "" || len(p.RawViolations) > 0 }
+
+// RawAttrs mark the raw editor invalid and described by its errors when
+// it was refused.
+func (p RunFormProps) RawAttrs() templ.Attributes {
+	if !p.RawInvalid() {
+		return templ.Attributes{}
+	}
+	return templ.Attributes{"aria-invalid": "true", "aria-describedby": p.RawErrorID}
 }
 
 func newRunField(id string, s RunFieldSpec, value string) RunFieldProps {
@@ -184,6 +222,8 @@ func newRunField(id string, s RunFieldSpec, value string) RunFieldProps {
 		}
 	case RunSwitch:
 		f.Checked = value == "true"
+		// A switch always shows a value; its default reads from the box.
+		return f
 	case RunRadio, RunSelect:
 		if !s.Required {
 			f.Options = append(f.Options, RunOptionProps{ID: id + "-o", Selected: value == ""})
@@ -192,6 +232,9 @@ func newRunField(id string, s RunFieldSpec, value string) RunFieldProps {
 			f.Options = append(f.Options, RunOptionProps{ID: id + "-o" + strconv.Itoa(j), Value: e,
 				Label: EnumLabel(e), Selected: e == value})
 		}
+	}
+	if s.HasDefault() {
+		f.Hints = append(f.Hints, Message{ID: "RunHintDefault", Data: map[string]any{"Default": EnumLabel(s.Default)}})
 	}
 	return f
 }

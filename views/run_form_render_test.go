@@ -35,7 +35,8 @@ func TestRunFormRendersEachFieldKind(t *testing.T) {
 	}
 	field := func(name string) string { return `[data-testid="run-field"][data-name="` + name + `"]` }
 	checks := []struct{ sel, what string }{
-		{field("message") + ` input[type="text"][value="hi"][aria-required="true"]`, "string: text field with its default, required"},
+		{field("message") + `[data-required="false"] input[type="text"][value="hi"]:not([aria-required])`, "string: text field with its default, required by the schema but not of the person"},
+		{field("message") + ` [data-testid="run-hint"]`, "string: says its default"},
 		{field("steps") + ` input[type="number"][min="1"][max="20"][step="1"][value="5"]`, "integer: number with bounds"},
 		{field("ratio") + ` input[type="number"][step="any"]`, "number: any step"},
 		{field("order") + ` fieldset[role="radiogroup"][aria-required="true"] input[type="radio"]`, "small enum: radios"},
@@ -111,5 +112,39 @@ func TestRunFormEscapesUntrustedText(t *testing.T) {
 	doc := renderComponent(t, "en", views.RunForm(*p))
 	if doc.Find("img, script, b").Length() != 0 {
 		t.Errorf("untrusted markup became elements")
+	}
+}
+
+// A refused Raw JSON tab keeps the text as typed, even when it is empty,
+// lists the violations beside it and offers Send anyway; a tool that may
+// run as a task has the box for it.
+func TestRunFormRawRefusal(t *testing.T) {
+	t.Parallel()
+	p := views.NewRunFormProps(views.RunFormInput{Server: "demo", Action: "/run", Mode: views.RunModeRaw, Raw: "",
+		Tool:          domain.Tool{Name: "echo", InputSchema: []byte(everyKindSchema), TaskSupport: domain.TaskSupportOptional},
+		RawViolations: []views.Message{{ID: "RunViolationAt", Data: map[string]any{"Path": "/order", "Message": "missing"}}},
+		SendAnyway:    true, AsTask: true})
+	doc := renderComponent(t, "pt-BR", views.RunForm(p))
+	if got := doc.Find(`[data-testid="run-raw"]`).Text(); got != "" {
+		t.Errorf("raw text: got %q, want what was typed (nothing)", got)
+	}
+	if got := doc.Find(`[data-testid="run-raw-error"]:not([hidden]) [data-testid="run-raw-violation"]`).Text(); got != "Em /order: missing" {
+		t.Errorf("violation beside the raw editor: got %q", got)
+	}
+	if doc.Find(`[data-testid="run-panel-raw"]:not([hidden])`).Length() != 1 {
+		t.Error("the Raw JSON panel is not shown")
+	}
+	anyway := doc.Find(`[data-testid="run-send-anyway"][type="submit"][name="send_anyway"][value="true"]`)
+	if anyway.Length() != 1 || anyway.Text() != "Enviar assim mesmo" {
+		t.Errorf("Send anyway: %d %q", anyway.Length(), anyway.Text())
+	}
+	if note, _ := anyway.Attr("aria-describedby"); doc.Find(`#`+note).Length() != 1 {
+		t.Errorf("Send anyway is described by %q, which is not on the page", note)
+	}
+	if doc.Find(`[data-testid="run-submit"] ~ [data-testid="run-send-anyway"]`).Length() != 1 {
+		t.Error("Send anyway comes before Run tool: Enter in a field would send anyway")
+	}
+	if doc.Find(`[data-testid="run-as-task"][name="as_task"][checked]`).Length() != 1 {
+		t.Error("Run as a task box missing or not kept ticked")
 	}
 }

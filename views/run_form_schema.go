@@ -84,6 +84,9 @@ func RunFieldsFromSchema(schema []byte) []RunFieldSpec {
 	return fields
 }
 
+// fieldSpec describes one property. A property with a default is never
+// required of the person, whatever the schema's required list says: left
+// empty, the invocation service fills the default in, as the server would.
 func fieldSpec(name string, raw json.RawMessage, required bool) RunFieldSpec {
 	f := RunFieldSpec{Name: name, Required: required, Kind: RunJSON}
 	var p schemaProp
@@ -95,6 +98,7 @@ func fieldSpec(name string, raw json.RawMessage, required bool) RunFieldSpec {
 	f.Title, f.Description = strings.TrimSpace(p.Title), strings.TrimSpace(p.Description)
 	if len(p.Default) > 0 {
 		f.Default = compactJSON(p.Default)
+		f.Required = false
 	}
 	if len(p.Enum) > 0 {
 		for _, e := range p.Enum {

@@ -19,6 +19,8 @@ func TestRunFieldsFromSchema(t *testing.T) {
 		{"no-properties-has-no-fields", `{"type":"object"}`, nil},
 		{"string-required-with-description", `{"type":"object","properties":{"message":{"type":"string","description":"Text to send back."}},"required":["message"]}`,
 			[]views.RunFieldSpec{{Name: "message", Kind: views.RunText, Required: true, Description: "Text to send back."}}},
+		{"required-with-default-is-not-required-of-the-person", `{"properties":{"scale":{"type":"string","enum":["css","device"],"default":"css"}},"required":["scale"]}`,
+			[]views.RunFieldSpec{{Name: "scale", Kind: views.RunRadio, Enum: []string{`"css"`, `"device"`}, Default: `"css"`}}},
 		{"string-format-pattern-default-title", `{"properties":{"mail":{"type":"string","title":"E-mail","format":"email","pattern":"^.+@.+$","default":"a@b.c"}}}`,
 			[]views.RunFieldSpec{{Name: "mail", Title: "E-mail", Kind: views.RunText, Format: "email", Pattern: "^.+@.+$", Default: `"a@b.c"`}}},
 		{"integer-bounds-default", `{"properties":{"steps":{"type":"integer","minimum":1,"maximum":20,"default":5}}}`,

@@ -12,6 +12,10 @@ import (
 // rootFails refuses every document at its root.
 type rootFails struct{}
 
+func (rootFails) FillDefaults(schema, doc json.RawMessage) (json.RawMessage, []string, error) {
+	return doc, nil, nil
+}
+
 func (rootFails) Validate(schema, doc json.RawMessage) error {
 	return &domain.SchemaError{Violations: []domain.Violation{{Pointer: "", Message: "missing property 'unit'"}}}
 }

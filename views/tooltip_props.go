@@ -61,12 +61,35 @@ type TooltipProps struct {
 	LastSync *TimeProps
 	Latency  *LatencyProps
 
-	Error       string // redacted by the domain; escaped by templ
+	// Starting is set while a stdio server's process starts.
+	Starting *StartingProps
+	// LastStderr is the process's newest stderr line, shown labelled as
+	// context: what a starting server is busy with, or what a killed or
+	// cut-off one last said. Never the error's cause.
+	LastStderr string
+
+	Error string // redacted by the domain; escaped by templ
+	// ErrorMsg, when set, says Error in the page's language.
+	ErrorMsg    *Message
 	Category    string
 	ExitCode    *Message
 	LastErrorAt *TimeProps
 	Retry       *RetryProps
 }
+
+// StartingProps is "starting · 12 s": the seconds since the process
+// started, which the page's script keeps counting from SinceMS; Seconds is
+// the server-rendered fallback.
+type StartingProps struct {
+	SinceMS int64
+	Seconds int64
+}
+
+// SinceAttr is the start as an attribute value.
+func (p StartingProps) SinceAttr() string { return strconv.FormatInt(p.SinceMS, 10) }
+
+// SecondsText is the fallback count as text.
+func (p StartingProps) SecondsText() string { return strconv.FormatInt(p.Seconds, 10) }
 
 // LatencyProps is the last probe's round trip.
 type LatencyProps struct {
@@ -102,15 +125,25 @@ func NewTooltipProps(s domain.Status, now time.Time) TooltipProps {
 		ms := float64(s.Latency.Microseconds()) / 1000
 		p.Latency = &LatencyProps{MS: ms, Text: Message{ID: "LatencyValue", Data: map[string]any{"MS": formatMS(ms)}}}
 	}
+	if s.State == domain.StateConnecting && !s.StartingSince.IsZero() {
+		p.Starting = &StartingProps{SinceMS: s.StartingSince.UnixMilli(),
+			Seconds: max(0, int64(now.Sub(s.StartingSince)/time.Second))}
+		p.LastStderr = s.LastStderr
+	}
 	if s.State == domain.StateConnected || s.Error == "" {
 		return p
 	}
+	if p.LastStderr == "" {
+		p.LastStderr = s.ErrorStderr
+	}
 	// "attempt N of 5" only where retries, and so auto-disable, can happen:
-	// never beside "No automatic retry" for a config or TLS error.
-	if s.Attempt > 0 && s.MaxAttempts > 0 && s.State != domain.StateDisabled && s.Retryable {
+	// never beside "No automatic retry" for a config or TLS error, nor past
+	// the count, as slow starts that do not count toward it can go.
+	if s.Attempt > 0 && s.MaxAttempts > 0 && s.Attempt <= s.MaxAttempts && s.State != domain.StateDisabled && s.Retryable {
 		p.Attempt = &Message{ID: "TipAttempt", Data: map[string]any{"Attempt": s.Attempt, "Max": s.MaxAttempts}}
 	}
 	p.Error = s.Error
+	p.ErrorMsg = errorMessage(s)
 	p.Category = string(s.ErrorCategory)
 	if s.ExitCode != nil {
 		p.ExitCode = &Message{ID: "TipExitCode", Data: map[string]any{"Code": *s.ExitCode}}

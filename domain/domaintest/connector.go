@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/switchboard-mcp/switchboard/domain"
@@ -24,8 +25,17 @@ func NewConnector() *Connector { return &Connector{attempts: make(chan *Attempt)
 type Attempt struct {
 	Config domain.ServerConfig
 	Stderr io.Writer
-	reply  chan attemptReply
+	// Ctx is the context Connect was given; context.Cause tells why the
+	// supervisor ended it.
+	Ctx   context.Context
+	reply chan attemptReply
+	held  atomic.Bool
 }
+
+// Hold makes the attempt outlive its context, as a real connector's does
+// while it stops a process: once the supervisor gives up on it, Connect
+// still waits for Succeed or Fail. Call it before the context ends.
+func (a *Attempt) Hold() { a.held.Store(true) }
 
 type attemptReply struct {
 	s   *Session
@@ -39,7 +49,7 @@ func (a *Attempt) Succeed(s *Session) { a.reply <- attemptReply{s: s} }
 func (a *Attempt) Fail(err error) { a.reply <- attemptReply{err: err} }
 
 func (c *Connector) Connect(ctx context.Context, cfg domain.ServerConfig, stderr io.Writer) (domain.Session, error) {
-	a := &Attempt{Config: cfg, Stderr: stderr, reply: make(chan attemptReply, 1)}
+	a := &Attempt{Config: cfg, Stderr: stderr, Ctx: ctx, reply: make(chan attemptReply, 1)}
 	select {
 	case c.attempts <- a:
 	case <-ctx.Done():
@@ -47,11 +57,11 @@ func (c *Connector) Connect(ctx context.Context, cfg domain.ServerConfig, stderr
 	}
 	select {
 	case r := <-a.reply:
-		if r.err != nil {
-			return nil, r.err
-		}
-		return r.s, nil
+		return r.result()
 	case <-ctx.Done():
+		if a.held.Load() {
+			return (<-a.reply).result()
+		}
 		return nil, ctx.Err()
 	}
 }
@@ -83,6 +93,7 @@ type Session struct {
 	probeIn  chan struct{}
 	closedCh chan struct{}
 	calls    calls
+	prompts  prompts
 }
 
 var _ domain.Session = (*Session)(nil)
@@ -207,4 +218,11 @@ func (c *AutoConnector) Attempts() map[string]int {
 		out[k] = v
 	}
 	return out
+}
+
+func (r attemptReply) result() (domain.Session, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	return r.s, nil
 }

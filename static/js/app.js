@@ -11,6 +11,7 @@
   var msFormat = new Intl.NumberFormat(lang, {
     style: 'unit', unit: 'millisecond', unitDisplay: 'short', maximumFractionDigits: 1
   });
+  var countFormat = new Intl.NumberFormat(lang, { maximumFractionDigits: 0 });
   var LONG_PRESS_MS = 500;
   var CHIP = '[data-testid="status-chip"]';
 
@@ -36,6 +37,13 @@
     for (var i = 0; i < times.length; i++) {
       var ms = Number(times[i].getAttribute('data-time'));
       if (ms > 0) setText(times[i], relative(ms));
+    }
+    // Elapsed counters ("starting · 12 s") count whole seconds since
+    // data-since; the server-rendered number is the fallback.
+    var since = (root || document).querySelectorAll('[data-since]');
+    for (var j = 0; j < since.length; j++) {
+      var from = Number(since[j].getAttribute('data-since'));
+      if (from > 0) setText(since[j], countFormat.format(Math.max(0, Math.floor((Date.now() - from) / 1000))));
     }
   }
 

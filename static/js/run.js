@@ -123,12 +123,13 @@
     if (!obj || typeof obj !== 'object' || Array.isArray(obj)) {
       raw.setAttribute('aria-invalid', 'true');
       raw.setAttribute('aria-describedby', err.id);
-      err.textContent = d.getAttribute('data-raw-error') || err.textContent;
+      err.textContent = d.getAttribute('data-raw-error');
       err.hidden = false;
       raw.focus();
       return false;
     }
     raw.removeAttribute('aria-invalid');
+    raw.removeAttribute('aria-describedby');
     err.hidden = true;
     var fs = fields(d);
     for (var i = 0; i < fs.length; i++) setField(fs[i], obj[fs[i].getAttribute('data-name')]);
@@ -174,24 +175,22 @@
   // --- opening -------------------------------------------------------------
 
   // prepare runs on every dialog the server sends: a new one, or the same
-  // one again with refusals.
+  // one again with refusals. The tab the person submitted from stays
+  // shown: the server answers a refusal on the tab it came from, with the
+  // reasons beside what was typed there.
   function prepare(d) {
     if (d.hasAttribute('data-run-ready')) return;
     d.setAttribute('data-run-ready', '');
-    var err = d.querySelector('[data-testid="run-raw-error"]');
-    if (err && err.textContent) d.setAttribute('data-raw-error', err.textContent);
     setInert(d, true);
-    var bad = d.querySelector('[aria-invalid="true"]');
+    var panelShown = d.querySelector('[role="tabpanel"]:not([hidden])');
+    var bad = panelShown && panelShown.querySelector('[aria-invalid="true"]');
     if (bad) {
       // A refused radio group: focus its checked (or first) radio.
       if (bad.getAttribute('role') === 'radiogroup') bad = bad.querySelector('input:checked') || bad.querySelector('input');
-      var panel = bad.closest('[role="tabpanel"]');
-      if (panel && panel.hidden) selectTab(d, panel.getAttribute('data-testid') === 'run-panel-raw' ? 'raw' : 'form', false);
       bad.focus();
       return;
     }
     var summary = d.querySelector('[data-testid="run-summary"]');
-    var panelShown = d.querySelector('[role="tabpanel"]:not([hidden])');
     var first = panelShown && focusables(panelShown)[0];
     if (summary) first = d.querySelector('[role="tab"][aria-selected="true"]');
     (first || d.querySelector('.run-title')).focus();

@@ -1,0 +1,45 @@
+package views
+
+import (
+	"strings"
+
+	"github.com/switchboard-mcp/switchboard/domain"
+)
+
+// ArgsNotesProps is what a card says about its arguments beside their
+// values: which ones nobody typed because Switchboard took them from the
+// tool schema's defaults, and the schema violations they were sent with
+// anyway, so that an odd answer from the server can be read against them.
+type ArgsNotesProps struct {
+	Defaults []string // property paths, as people read them: "scale", "options.depth"
+	Mismatch []string // "where: what", at most MaxViolations and an ellipsis
+}
+
+// NewArgsNotesProps reads the notes off one invocation.
+func NewArgsNotesProps(inv domain.Invocation) ArgsNotesProps {
+	var p ArgsNotesProps
+	for _, ptr := range inv.Defaults {
+		p.Defaults = append(p.Defaults, pointerPath(ptr))
+	}
+	for _, v := range inv.Mismatch[:min(len(inv.Mismatch), MaxViolations)] {
+		p.Mismatch = append(p.Mismatch, v.Where()+": "+v.Message)
+	}
+	if len(inv.Mismatch) > MaxViolations {
+		p.Mismatch = append(p.Mismatch, jsonEllipsis)
+	}
+	return p
+}
+
+// Empty reports whether there is nothing to note.
+func (p ArgsNotesProps) Empty() bool { return len(p.Defaults) == 0 && len(p.Mismatch) == 0 }
+
+// pointerPath turns a JSON pointer into the dotted path people read:
+// "/options/depth" is "options.depth".
+func pointerPath(ptr string) string {
+	tokens := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
+	unescape := strings.NewReplacer("~1", "/", "~0", "~")
+	for i, t := range tokens {
+		tokens[i] = unescape.Replace(t)
+	}
+	return strings.Join(tokens, ".")
+}
