@@ -103,6 +103,11 @@ type CallRequest struct {
 	// AsTask runs a tool whose taskSupport is optional as a task; tools
 	// that require it always run as one.
 	AsTask bool
+	// Source is where the call came from: SourceDashboard, SourceAPI or
+	// SourceGateway; empty reads as the dashboard.
+	Source string
+	// Client identifies the AI client of a gateway call.
+	Client ClientIdentity
 }
 
 // Start checks the server's state, the tool and its arguments, records the
