@@ -73,7 +73,11 @@ type Invocation struct {
 	// an AI client's call was forwarded as it came), so the card can warn.
 	Mismatch []Violation
 	// Task is set when the call runs as a task; the card shows its status.
-	Task     *TaskState
+	Task *TaskState
+	// Source is where the call came from (SourceDashboard, SourceAPI,
+	// SourceGateway) and Client, for gateway calls, which AI client made it.
+	Source   string
+	Client   ClientIdentity
 	Status   InvocationStatus
 	Progress *Progress
 	// Result is the MCP CallToolResult as JSON. When it was larger than the
