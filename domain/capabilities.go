@@ -67,6 +67,7 @@ type Resource struct {
 	Description string
 	MIMEType    string
 	Size        *int64
+	Raw         []byte // the object as the server listed it
 }
 
 // ResourceTemplate is one entry of resources/templates/list.
@@ -76,6 +77,7 @@ type ResourceTemplate struct {
 	Title       string
 	Description string
 	MIMEType    string
+	Raw         []byte // the object as the server listed it
 }
 
 // PromptArgument is one argument a prompt accepts.
@@ -91,6 +93,7 @@ type Prompt struct {
 	Title       string
 	Description string
 	Arguments   []PromptArgument
+	Raw         []byte // the object as the server listed it
 }
 
 // Capabilities is everything a server lists. The supervisor keeps the last

@@ -37,10 +37,24 @@ const cannedCallResult = `{"content":[{"type":"resource_link","uri":"canned://a"
 // field on the contents.
 const cannedReadResult = `{"contents":[{"uri":"canned://a","text":"A","_meta":{"m":1},"x-extra":"kept"}]}`
 
+// cannedResource, cannedTemplate and cannedPrompt are the single entries
+// of the other lists, with fields mcp-go does not keep.
+const (
+	cannedResource = `{"uri":"canned://a","name":"a","icons":[{"src":"https://example.com/a.png"}],"annotations":{"audience":["user"],"lastModified":"2026-11-30T09:00:00Z"},"_meta":{"k":"v"},"x-unknown":1}`
+	cannedTemplate = `{"uriTemplate":"canned://{id}","name":"by-id","_meta":{"k":"v"},"x-unknown":2}`
+	cannedPrompt   = `{"name":"greet","arguments":[{"name":"who","title":"Who","required":true}],"icons":[{"src":"https://example.com/p.png"}],"_meta":{"k":"v"}}`
+)
+
 func cannedResult(method string) (json.RawMessage, bool) {
 	switch method {
 	case "initialize":
-		return json.RawMessage(`{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"resources":{}},"serverInfo":{"name":"canned","version":"1"}}`), true
+		return json.RawMessage(`{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"resources":{},"prompts":{}},"serverInfo":{"name":"canned","version":"1"}}`), true
+	case "resources/list":
+		return json.RawMessage(`{"resources":[` + cannedResource + `]}`), true
+	case "resources/templates/list":
+		return json.RawMessage(`{"resourceTemplates":[` + cannedTemplate + `]}`), true
+	case "prompts/list":
+		return json.RawMessage(`{"prompts":[` + cannedPrompt + `]}`), true
 	case "ping":
 		return json.RawMessage(`{}`), true
 	case "tools/call":

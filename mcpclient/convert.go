@@ -27,29 +27,46 @@ func convertTools(in []mcp.Tool, raw map[string][]json.RawMessage) ([]domain.Too
 	return out, nil
 }
 
-// rawTools indexes the tool objects of every tools/list page by name, in
-// the order they came. mcp-go may leave some tools out, so its list is
-// matched by name rather than by position; a name listed twice takes its
-// objects in turn.
+// rawTools indexes the tool objects of every tools/list page by name.
 func rawTools(pages []json.RawMessage) map[string][]json.RawMessage {
-	byName := map[string][]json.RawMessage{}
+	return rawEntries(pages, "tools", "name")
+}
+
+// rawEntries indexes the objects under listKey of every page of a list by
+// their idKey field (a tool's or prompt's name, a resource's uri), in the
+// order they came. mcp-go may leave some entries out, so its list is
+// matched by key rather than by position; a key listed twice takes its
+// objects in turn.
+func rawEntries(pages []json.RawMessage, listKey, idKey string) map[string][]json.RawMessage {
+	byKey := map[string][]json.RawMessage{}
 	for _, page := range pages {
-		var p struct {
-			Tools []json.RawMessage `json:"tools"`
-		}
+		var p map[string]json.RawMessage
 		if json.Unmarshal(page, &p) != nil {
 			continue
 		}
-		for _, obj := range p.Tools {
-			var n struct {
-				Name string `json:"name"`
-			}
-			if json.Unmarshal(obj, &n) == nil {
-				byName[n.Name] = append(byName[n.Name], obj)
+		var entries []json.RawMessage
+		if json.Unmarshal(p[listKey], &entries) != nil {
+			continue
+		}
+		for _, obj := range entries {
+			var fields map[string]json.RawMessage
+			var id string
+			if json.Unmarshal(obj, &fields) == nil && json.Unmarshal(fields[idKey], &id) == nil {
+				byKey[id] = append(byKey[id], obj)
 			}
 		}
 	}
-	return byName
+	return byKey
+}
+
+// takeRaw returns the next object the server sent under key, if any.
+func takeRaw(raw map[string][]json.RawMessage, key string) []byte {
+	q := raw[key]
+	if len(q) == 0 {
+		return nil
+	}
+	raw[key] = q[1:]
+	return q[0]
 }
 
 // rawTool is the part of a tool object taken from the server's bytes
@@ -139,7 +156,9 @@ func iconURLs(icons []mcp.Icon) []string {
 	return urls
 }
 
-func convertResources(in []mcp.Resource) []domain.Resource {
+// convertResources copies the resources mcp-go decoded, each with the
+// object the server sent for it (by uri).
+func convertResources(in []mcp.Resource, raw map[string][]json.RawMessage) []domain.Resource {
 	out := make([]domain.Resource, 0, len(in))
 	for _, r := range in {
 		out = append(out, domain.Resource{
@@ -149,12 +168,15 @@ func convertResources(in []mcp.Resource) []domain.Resource {
 			Description: r.Description,
 			MIMEType:    r.MIMEType,
 			Size:        r.Size,
+			Raw:         takeRaw(raw, r.URI),
 		})
 	}
 	return out
 }
 
-func convertResourceTemplates(in []mcp.ResourceTemplate) []domain.ResourceTemplate {
+// convertResourceTemplates copies the templates mcp-go decoded, each with
+// the object the server sent for it (by uriTemplate).
+func convertResourceTemplates(in []mcp.ResourceTemplate, raw map[string][]json.RawMessage) []domain.ResourceTemplate {
 	out := make([]domain.ResourceTemplate, 0, len(in))
 	for _, t := range in {
 		var uri string
@@ -167,19 +189,23 @@ func convertResourceTemplates(in []mcp.ResourceTemplate) []domain.ResourceTempla
 			Title:       t.Title,
 			Description: t.Description,
 			MIMEType:    t.MIMEType,
+			Raw:         takeRaw(raw, uri),
 		})
 	}
 	return out
 }
 
-func convertPrompts(in []mcp.Prompt) []domain.Prompt {
+// convertPrompts copies the prompts mcp-go decoded, each with the object
+// the server sent for it (by name).
+func convertPrompts(in []mcp.Prompt, raw map[string][]json.RawMessage) []domain.Prompt {
 	out := make([]domain.Prompt, 0, len(in))
 	for _, p := range in {
 		var args []domain.PromptArgument
 		for _, a := range p.Arguments {
 			args = append(args, domain.PromptArgument{Name: a.Name, Description: a.Description, Required: a.Required})
 		}
-		out = append(out, domain.Prompt{Name: p.Name, Title: p.Title, Description: p.Description, Arguments: args})
+		out = append(out, domain.Prompt{Name: p.Name, Title: p.Title, Description: p.Description, Arguments: args,
+			Raw: takeRaw(raw, p.Name)})
 	}
 	return out
 }

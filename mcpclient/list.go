@@ -11,8 +11,8 @@ import (
 )
 
 // List loads every page of one list; mcp-go follows nextCursor and stops on
-// a cursor that does not advance. Tools keep the objects the server sent
-// beside mcp-go's reading of them. A list the server did not declare is
+// a cursor that does not advance. Every entry keeps the object the server
+// sent beside mcp-go's reading of it. A list the server did not declare is
 // empty rather than an error, since domain.LoadAll asks for all of them.
 func (s *session) List(ctx context.Context, kind domain.ListKind) (domain.Capabilities, error) {
 	var caps domain.Capabilities
@@ -32,17 +32,17 @@ func (s *session) List(ctx context.Context, kind domain.ListKind) (domain.Capabi
 	case domain.ListResources:
 		var res *mcp.ListResourcesResult
 		if res, err = s.client.ListResources(rctx, mcp.ListResourcesRequest{}); err == nil {
-			caps.Resources = convertResources(res.Resources)
+			caps.Resources = convertResources(res.Resources, rawEntries(pages.all(), "resources", "uri"))
 		}
 	case domain.ListResourceTemplates:
 		var res *mcp.ListResourceTemplatesResult
 		if res, err = s.client.ListResourceTemplates(rctx, mcp.ListResourceTemplatesRequest{}); err == nil {
-			caps.ResourceTemplates = convertResourceTemplates(res.ResourceTemplates)
+			caps.ResourceTemplates = convertResourceTemplates(res.ResourceTemplates, rawEntries(pages.all(), "resourceTemplates", "uriTemplate"))
 		}
 	case domain.ListPrompts:
 		var res *mcp.ListPromptsResult
 		if res, err = s.client.ListPrompts(rctx, mcp.ListPromptsRequest{}); err == nil {
-			caps.Prompts = convertPrompts(res.Prompts)
+			caps.Prompts = convertPrompts(res.Prompts, rawEntries(pages.all(), "prompts", "name"))
 		}
 	default:
 		return caps, fmt.Errorf("list %s: unknown list kind", kind)

@@ -60,6 +60,15 @@ func TestRawResultsAreKeptAsSent(t *testing.T) {
 			if caps.Tools[1].OutputSchema != nil {
 				t.Errorf("plain's output schema %s, want none", caps.Tools[1].OutputSchema)
 			}
+			if len(caps.Resources) != 1 || string(caps.Resources[0].Raw) != cannedResource {
+				t.Errorf("resources %+v, want one with Raw %s", caps.Resources, cannedResource)
+			}
+			if len(caps.ResourceTemplates) != 1 || string(caps.ResourceTemplates[0].Raw) != cannedTemplate {
+				t.Errorf("templates %+v, want one with Raw %s", caps.ResourceTemplates, cannedTemplate)
+			}
+			if len(caps.Prompts) != 1 || string(caps.Prompts[0].Raw) != cannedPrompt {
+				t.Errorf("prompts %+v, want one with Raw %s", caps.Prompts, cannedPrompt)
+			}
 		})
 	}
 }
