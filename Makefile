@@ -48,6 +48,9 @@ bench:
 	$(GO) test -run '^$$' -bench ToolCall -benchtime 200x ./cmd/switchboard/
 	$(GO) test -run FirstLoadBytes -v ./handlers/
 	$(GO) test -run '^$$' -bench Memory -benchtime 5x ./mcpclient/
+	$(GO) test -run '^$$' -bench 'Gateway(CallLatency|Throughput)' -benchtime 2000x ./mcpserver/
+	$(GO) test -run '^$$' -bench GatewayListTools -benchtime 50x ./mcpserver/
+	$(GO) test -run '^$$' -bench GatewaySessionMemory -benchtime 1000x ./mcpserver/
 
 run:
 	$(GO) run ./cmd/switchboard

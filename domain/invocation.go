@@ -16,18 +16,26 @@ const (
 	InvocationSuccess   InvocationStatus = "success"   // answered, not isError
 	InvocationError     InvocationStatus = "error"     // isError, a failed call or a timeout
 	InvocationCancelled InvocationStatus = "cancelled" // a person cancelled it
+	// InvocationAwaitingApproval is an AI client's call to a tool whose
+	// policy is ask, held unsent until a person approves or denies it.
+	InvocationAwaitingApproval InvocationStatus = "awaiting_approval"
+	// InvocationDenied is a held call a person denied; it was never sent.
+	InvocationDenied InvocationStatus = "denied"
 )
 
 // Final reports whether no further transition can happen.
 func (s InvocationStatus) Final() bool {
-	return s == InvocationSuccess || s == InvocationError || s == InvocationCancelled
+	return s == InvocationSuccess || s == InvocationError || s == InvocationCancelled || s == InvocationDenied
 }
 
 // invocationTransitions is the card's state machine: a call is always
 // seen running before it ends, so a card never jumps from pending to done.
+// A held call is either sent (running), refused by a person (denied) or
+// given up (cancelled: by a person, the client, or its approval expiring).
 var invocationTransitions = map[InvocationStatus][]InvocationStatus{
-	InvocationPending: {InvocationRunning, InvocationCancelled, InvocationError},
-	InvocationRunning: {InvocationSuccess, InvocationError, InvocationCancelled},
+	InvocationPending:          {InvocationAwaitingApproval, InvocationRunning, InvocationCancelled, InvocationError},
+	InvocationAwaitingApproval: {InvocationRunning, InvocationDenied, InvocationCancelled},
+	InvocationRunning:          {InvocationSuccess, InvocationError, InvocationCancelled},
 }
 
 // CanBecome reports whether the machine allows s -> next.
@@ -115,6 +123,8 @@ type InvocationFilter struct {
 	ServerName string
 	Tool       string
 	Status     InvocationStatus
+	Source     string // SourceDashboard, SourceAPI or SourceGateway
+	Client     string // the AI client's name, as it introduced itself
 	Before     string // an invocation id: list what started before it (pagination)
 	Limit      int
 }

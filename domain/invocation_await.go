@@ -6,10 +6,8 @@ import (
 )
 
 // Call starts a call and waits for its final state, for callers that
-// answer only once the call is over (an AI client through the gateway).
-// When ctx ends first the call is cancelled, so a client that gave up
-// never leaves work running on its behalf; the invocation is returned as
-// it ended.
+// answer only once the call is over (an AI client through the gateway);
+// it is Start then Await.
 func (s *Invocations) Call(ctx context.Context, req CallRequest) (Invocation, error) {
 	inv, err := s.Start(ctx, req)
 	if err != nil {
@@ -19,7 +17,11 @@ func (s *Invocations) Call(ctx context.Context, req CallRequest) (Invocation, er
 }
 
 // Await waits until the invocation is final. When ctx ends first the call
-// is cancelled and Await returns its final state.
+// is cancelled, so a client that gave up never leaves work running on its
+// behalf, and Await returns its final state. A call held for approval
+// longer than the hold limit (InvocationsOptions.ApprovalTimeout) returns
+// *AwaitingApprovalError instead: the call stays awaiting on its card, and
+// an approval from then on lets the client's identical retry run.
 func (s *Invocations) Await(ctx context.Context, scope Scope, id string) (Invocation, error) {
 	s.mu.Lock()
 	c, ok := s.running[id]
@@ -33,6 +35,13 @@ func (s *Invocations) Await(ctx context.Context, scope Scope, id string) (Invoca
 	select {
 	case <-c.done:
 		return c.snapshot(), nil
+	case <-c.held:
+		select {
+		case <-c.done: // decided at the very moment the hold passed
+			return c.snapshot(), nil
+		default:
+		}
+		return c.snapshot(), &AwaitingApprovalError{Invocation: c.snapshot(), Hold: s.opts.ApprovalTimeout}
 	case <-ctx.Done():
 		c.cancelByPerson()
 		<-c.done

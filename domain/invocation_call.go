@@ -17,11 +17,16 @@ type call struct {
 	svc    *Invocations
 	done   chan struct{} // closed once the final state is stored
 	asTask bool          // send as a task and poll it (runTask)
+	// ask holds the call for a person's approval before it is sent.
+	ask       bool
+	decisions chan decision // a person's approve or deny; holds at most one
+	held      chan struct{} // closed when the hold limit passes while awaiting approval
 
-	mu        sync.Mutex // guards inv, cancel and cancelled
+	mu        sync.Mutex // guards inv, cancel, cancelled and decided
 	inv       Invocation
 	cancel    context.CancelFunc
 	cancelled bool
+	decided   bool
 }
 
 func (c *call) snapshot() Invocation {
@@ -84,6 +89,9 @@ func (c *call) run() {
 		close(c.done)
 	}()
 
+	if c.ask && !c.awaitApproval(bg) {
+		return
+	}
 	inv := c.snapshot()
 	timeout, err := s.opts.Caller.CallTimeout(inv.ServerName)
 	if err != nil {
@@ -100,9 +108,11 @@ func (c *call) run() {
 		c.finish(bg, nil, context.Canceled)
 		return
 	}
-	c.move(InvocationRunning)
-	if err := c.save(bg); err != nil {
-		log.Error("save invocation", "invocation", inv.ID, "error", err)
+	// An approved call was already saved as running when it was approved.
+	if c.move(InvocationRunning) {
+		if err := c.save(bg); err != nil {
+			log.Error("save invocation", "invocation", inv.ID, "error", err)
+		}
 	}
 	var result json.RawMessage
 	if c.asTask {

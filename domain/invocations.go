@@ -47,6 +47,13 @@ type InvocationsOptions struct {
 	Log            *slog.Logger
 	NewID          func() string
 	MaxResultBytes int64
+	// Policies decides, per tool, whether a call runs, waits for a
+	// person's approval or is refused; nil allows every call.
+	Policies *Policies
+	// ApprovalTimeout is how long Call holds a client's call that awaits
+	// approval before answering with *AwaitingApprovalError; 0 means
+	// DefaultApprovalTimeout.
+	ApprovalTimeout time.Duration
 }
 
 // Invocations runs tools/call on a person's behalf and keeps every call
@@ -55,8 +62,9 @@ type InvocationsOptions struct {
 type Invocations struct {
 	opts InvocationsOptions
 
-	mu      sync.Mutex // guards running
+	mu      sync.Mutex // guards running and grants
 	running map[string]*call
+	grants  map[grantKey]time.Time // single-use approvals, by when each expires
 }
 
 // NewInvocations returns the service.
@@ -76,11 +84,18 @@ func NewInvocations(opts InvocationsOptions) *Invocations {
 	if opts.Feed == nil {
 		opts.Feed = NewInvocationFeed()
 	}
-	return &Invocations{opts: opts, running: map[string]*call{}}
+	if opts.ApprovalTimeout <= 0 {
+		opts.ApprovalTimeout = DefaultApprovalTimeout
+	}
+	return &Invocations{opts: opts, running: map[string]*call{}, grants: map[grantKey]time.Time{}}
 }
 
 // Feed returns the feed every change is published to.
 func (s *Invocations) Feed() *InvocationFeed { return s.opts.Feed }
+
+// Policies returns the policy service calls are checked against, or nil
+// when every call is allowed.
+func (s *Invocations) Policies() *Policies { return s.opts.Policies }
 
 // CallRequest is one call a person or client asks for.
 type CallRequest struct {
@@ -133,6 +148,9 @@ func (s *Invocations) start(ctx context.Context, req CallRequest, inherited []st
 	if err := refusal(st); err != nil {
 		return Invocation{}, err
 	}
+	if err := s.awaitConnected(ctx, req, st); err != nil {
+		return Invocation{}, err
+	}
 	caps, err := s.opts.Catalog.Capabilities(req.Server)
 	if err != nil {
 		return Invocation{}, err
@@ -141,10 +159,18 @@ func (s *Invocations) start(ctx context.Context, req CallRequest, inherited []st
 	if !ok {
 		return Invocation{}, &ToolNotFoundError{Server: req.Server, Tool: req.Tool}
 	}
+	if req.Source == "" {
+		req.Source = SourceDashboard
+	}
+	policy, err := s.policy(ctx, req, tool)
+	if err != nil {
+		return Invocation{}, err
+	}
 	checked, err := s.checkArguments(req, tool, args)
 	if err != nil {
 		return Invocation{}, err
 	}
+	ask := policy == PolicyAsk && !s.takeGrant(req, checked.args)
 	if req.Key.MessageID == "" {
 		req.Key.MessageID = s.opts.NewID()
 	}
@@ -155,8 +181,10 @@ func (s *Invocations) start(ctx context.Context, req CallRequest, inherited []st
 		ID: s.opts.NewID(), Scope: req.Scope, Key: req.Key, ServerName: req.Server, Tool: req.Tool,
 		Arguments: checked.args, Defaults: slices.Concat(inherited, checked.defaults), Mismatch: checked.mismatch,
 		Status: InvocationPending, RetryOf: req.RetryOf, StartedAt: s.opts.Clock.Now(),
+		Source: req.Source, Client: req.Client,
 	}
-	c := &call{svc: s, inv: inv, asTask: runsAsTask(tool, req.AsTask), done: make(chan struct{})}
+	c := &call{svc: s, inv: inv, asTask: runsAsTask(tool, req.AsTask), done: make(chan struct{}),
+		ask: ask, decisions: make(chan decision, 1), held: make(chan struct{})}
 	// The call is known in memory before anyone can see it stored, so a
 	// Cancel never takes it for one a stopped process left behind.
 	s.mu.Lock()

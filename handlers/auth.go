@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
@@ -13,6 +14,8 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/switchboard-mcp/switchboard/domain"
 )
 
 // MinTokenLength is the shortest access token accepted: 32 characters of a
@@ -31,6 +34,15 @@ type authenticator struct {
 	cookieName string
 	sessionKey []byte // signs session cookies; derived from the token, so a new token ends every session
 	now        func() time.Time
+	// clients verifies client tokens, which open the MCP endpoints only;
+	// nil accepts none.
+	clients clientTokenVerifier
+}
+
+// clientTokenVerifier is the part of *domain.ClientTokens the
+// authenticator uses.
+type clientTokenVerifier interface {
+	Verify(ctx context.Context, secret string) (string, bool)
 }
 
 func newAuthenticator(token string, now func() time.Time) *authenticator {
@@ -66,6 +78,33 @@ func (a *authenticator) bearer(req *http.Request) bool {
 	h := req.Header.Get(echo.HeaderAuthorization)
 	scheme, cred, ok := strings.Cut(h, " ")
 	return ok && strings.EqualFold(scheme, "Bearer") && tokenMatches([]byte(strings.TrimSpace(cred)), a.token)
+}
+
+// bearerCredential returns what req carries as a bearer credential.
+func bearerCredential(req *http.Request) (string, bool) {
+	scheme, cred, ok := strings.Cut(req.Header.Get(echo.HeaderAuthorization), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	return strings.TrimSpace(cred), true
+}
+
+// mcpIdentity returns the name of the token c's request carries as a bearer
+// credential, when that token may use the MCP endpoints: the owner's access
+// token goes by domain.OwnerTokenName, a client token by its own name. The
+// cookie is not accepted there: no browser page talks MCP.
+func (a *authenticator) mcpIdentity(c echo.Context) (tokenName string, ok bool) {
+	req := c.Request()
+	cred, ok := bearerCredential(req)
+	switch {
+	case !ok:
+		return "", false
+	case tokenMatches([]byte(cred), a.token):
+		return domain.OwnerTokenName, true
+	case a.clients == nil:
+		return "", false
+	}
+	return a.clients.Verify(req.Context(), cred)
 }
 
 // newSession returns a cookie value of its own for each sign-in: a random
@@ -137,6 +176,33 @@ func public(path string) bool {
 	return path == PathHealth || path == PathSignIn || strings.HasPrefix(path, PathStatic+"/")
 }
 
+// mcpRoot is where the MCP endpoints live: the aggregated one, and one per
+// server below it.
+const mcpRoot = "/mcp"
+
+// mcpPath reports whether path is an MCP endpoint, the only place a client
+// token opens.
+func mcpPath(path string) bool {
+	return path == mcpRoot || strings.HasPrefix(path, mcpRoot+"/")
+}
+
+// requireMCPToken lets an MCP request through when it carries the owner's
+// token or a client token, with the token's name in the request's context
+// (MCPTokenName) for the gateway to attribute the client's calls.
+func requireMCPToken(a *authenticator, next echo.HandlerFunc, c echo.Context) error {
+	name, ok := a.mcpIdentity(c)
+	if !ok {
+		// No resource metadata is advertised: a client that saw OAuth
+		// offered would drop the static header it was configured with.
+		c.Response().Header().Set(echo.HeaderWWWAuthenticate, `Bearer realm="switchboard"`)
+		return &apiError{http.StatusUnauthorized, "unauthorized",
+			"send a client token (or the access token) as Authorization: Bearer <token>; create one on the Connect page"}
+	}
+	req := c.Request()
+	c.SetRequest(req.WithContext(withMCPTokenName(req.Context(), name)))
+	return next(c)
+}
+
 // apiPath reports whether path belongs to the JSON API, which answers a
 // missing token with a JSON error rather than the sign-in page.
 func apiPath(path string) bool {
@@ -154,6 +220,9 @@ func requireToken(a *authenticator, signIn echo.HandlerFunc) echo.MiddlewareFunc
 			path := req.URL.Path
 			if public(path) {
 				return next(c)
+			}
+			if mcpPath(path) {
+				return requireMCPToken(a, next, c)
 			}
 			if q := req.URL.Query(); q.Has(tokenParam) && req.Method == http.MethodGet && !apiPath(path) {
 				if !tokenMatches([]byte(q.Get(tokenParam)), a.token) {

@@ -14,6 +14,9 @@ type CapabilitiesDTO struct {
 	Resources         []ResourceDTO         `json:"resources"`
 	ResourceTemplates []ResourceTemplateDTO `json:"resourceTemplates"`
 	Prompts           []PromptDTO           `json:"prompts"`
+	// AskAll is set when policies are known: whether every tool of the
+	// server is asked about.
+	AskAll *bool `json:"askAll,omitempty"`
 }
 
 // ToolDTO is one tool with its schemas passed through untouched and the
@@ -30,6 +33,11 @@ type ToolDTO struct {
 	OutputSchema json.RawMessage `json:"outputSchema"` // null when the tool declares none
 	Annotations  AnnotationsDTO  `json:"annotations"`
 	RiskTier     string          `json:"riskTier"`
+	// Policy is the tool's policy in effect (allow, ask, deny, hidden) and
+	// Annotated whether the server gave it any behaviour hints; both are
+	// empty when policies are not known.
+	Policy    string `json:"policy,omitempty"`
+	Annotated *bool  `json:"annotated,omitempty"`
 }
 
 // AnnotationsDTO keeps "not said" (null) apart from false, since the MCP
@@ -43,26 +51,31 @@ type AnnotationsDTO struct {
 }
 
 // ResourceDTO is one resource; Size is null when the server did not say.
+// Like a tool, a resource whose object the server sent is known (Raw) is
+// written as that object; so are templates and prompts.
 type ResourceDTO struct {
-	URI         string `json:"uri"`
-	Name        string `json:"name"`
-	Title       string `json:"title"`
-	Description string `json:"description"`
-	MIMEType    string `json:"mimeType"`
-	Size        *int64 `json:"size"`
+	Raw         json.RawMessage `json:"-"`
+	URI         string          `json:"uri"`
+	Name        string          `json:"name"`
+	Title       string          `json:"title"`
+	Description string          `json:"description"`
+	MIMEType    string          `json:"mimeType"`
+	Size        *int64          `json:"size"`
 }
 
 // ResourceTemplateDTO is one resource template.
 type ResourceTemplateDTO struct {
-	URITemplate string `json:"uriTemplate"`
-	Name        string `json:"name"`
-	Title       string `json:"title"`
-	Description string `json:"description"`
-	MIMEType    string `json:"mimeType"`
+	Raw         json.RawMessage `json:"-"`
+	URITemplate string          `json:"uriTemplate"`
+	Name        string          `json:"name"`
+	Title       string          `json:"title"`
+	Description string          `json:"description"`
+	MIMEType    string          `json:"mimeType"`
 }
 
 // PromptDTO is one prompt with the arguments it accepts.
 type PromptDTO struct {
+	Raw         json.RawMessage     `json:"-"`
 	Name        string              `json:"name"`
 	Title       string              `json:"title"`
 	Description string              `json:"description"`
@@ -104,17 +117,20 @@ func CapabilitiesJSON(c domain.Capabilities) CapabilitiesDTO {
 		}
 	}
 	for i, r := range c.Resources {
-		out.Resources[i] = ResourceDTO{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType, Size: r.Size}
+		out.Resources[i] = ResourceDTO{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType, Size: r.Size,
+			Raw: toolObject(r.Raw)}
 	}
 	for i, r := range c.ResourceTemplates {
-		out.ResourceTemplates[i] = ResourceTemplateDTO{URITemplate: r.URITemplate, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType}
+		out.ResourceTemplates[i] = ResourceTemplateDTO{URITemplate: r.URITemplate, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType,
+			Raw: toolObject(r.Raw)}
 	}
 	for i, p := range c.Prompts {
 		args := make([]PromptArgumentDTO, len(p.Arguments))
 		for j, a := range p.Arguments {
 			args[j] = PromptArgumentDTO{Name: a.Name, Description: a.Description, Required: a.Required}
 		}
-		out.Prompts[i] = PromptDTO{Name: p.Name, Title: p.Title, Description: p.Description, Arguments: args}
+		out.Prompts[i] = PromptDTO{Name: p.Name, Title: p.Title, Description: p.Description, Arguments: args,
+			Raw: toolObject(p.Raw)}
 	}
 	return out
 }
@@ -149,6 +165,17 @@ func (t ToolDTO) MarshalJSON() ([]byte, error) {
 	}
 	out = append(out, `"riskTier":`...)
 	out = append(out, tier...)
+	if t.Policy != "" && t.Annotated != nil {
+		extra, err := json.Marshal(struct {
+			Policy    string `json:"policy"`
+			Annotated bool   `json:"annotated"`
+		}{t.Policy, *t.Annotated})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ',')
+		out = append(out, extra[1:len(extra)-1]...)
+	}
 	return append(out, '}'), nil
 }
 
@@ -160,4 +187,34 @@ func toolObject(b []byte) json.RawMessage {
 		return nil
 	}
 	return json.RawMessage(b)
+}
+
+// MarshalJSON writes the resource as the server sent it, or from its
+// fields when the server's object is not known.
+func (r ResourceDTO) MarshalJSON() ([]byte, error) {
+	if r.Raw != nil {
+		return r.Raw, nil
+	}
+	type fields ResourceDTO // without this method
+	return json.Marshal(fields(r))
+}
+
+// MarshalJSON writes the template as the server sent it, or from its
+// fields when the server's object is not known.
+func (r ResourceTemplateDTO) MarshalJSON() ([]byte, error) {
+	if r.Raw != nil {
+		return r.Raw, nil
+	}
+	type fields ResourceTemplateDTO // without this method
+	return json.Marshal(fields(r))
+}
+
+// MarshalJSON writes the prompt as the server sent it, or from its fields
+// when the server's object is not known.
+func (p PromptDTO) MarshalJSON() ([]byte, error) {
+	if p.Raw != nil {
+		return p.Raw, nil
+	}
+	type fields PromptDTO // without this method
+	return json.Marshal(fields(p))
 }

@@ -43,3 +43,36 @@ func TestToolsAreWrittenAsTheServerSentThem(t *testing.T) {
 		}
 	}
 }
+
+// Resources, templates and prompts are written as the server sent them
+// too, and from their fields only when their object is not known.
+func TestListEntriesAreWrittenAsTheServerSentThem(t *testing.T) {
+	res := `{"uri":"x://a","name":"a","icons":[{"src":"https://x/a.png"}],"_meta":{"k":1}}`
+	tpl := `{"uriTemplate":"x://{id}","name":"t","x-new":true}`
+	pr := `{"name":"greet","arguments":[{"name":"who","title":"Who"}],"_meta":{"k":2}}`
+	caps := domain.Capabilities{
+		Resources:         []domain.Resource{{URI: "x://a", Name: "a", Raw: []byte(res)}, {URI: "x://b", Name: "b"}},
+		ResourceTemplates: []domain.ResourceTemplate{{URITemplate: "x://{id}", Name: "t", Raw: []byte(tpl)}},
+		Prompts:           []domain.Prompt{{Name: "greet", Raw: []byte(pr)}},
+	}
+	out, err := json.Marshal(handlers.CapabilitiesJSON(caps))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Resources, ResourceTemplates, Prompts []json.RawMessage
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%s: %v", out, err)
+	}
+	for _, c := range []struct{ got, want string }{
+		{string(got.Resources[0]), res},
+		{string(got.Resources[1]), `{"uri":"x://b","name":"b","title":"","description":"","mimeType":"","size":null}`},
+		{string(got.ResourceTemplates[0]), tpl},
+		{string(got.Prompts[0]), pr},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %s, want %s", c.got, c.want)
+		}
+	}
+}

@@ -19,6 +19,12 @@ type drawerUI struct {
 	fleet *domain.Fleet
 	prefs *preferences // the page's language negotiation, shared so fragments match their page
 	log   *slog.Logger
+	// policies adds a policy control to each tool; nil shows none.
+	policies *domain.Policies
+	scope    domain.Scope
+	// gateway hears of policy changes and names each tool as AI clients
+	// see it; nil when there is no gateway.
+	gateway MCPGateway
 }
 
 // livePart asks the drawer endpoint for the parts that follow the state
@@ -62,7 +68,14 @@ func (u *drawerUI) propsOf(st domain.Status) (views.DrawerProps, error) {
 	if err != nil {
 		return views.DrawerProps{}, err
 	}
-	return views.NewDrawerProps(st, caps, stderr, drawerURLs(st.ServerName)), nil
+	p := views.NewDrawerProps(st, caps, stderr, drawerURLs(st.ServerName))
+	if err := u.addPolicies(&p, st.ServerName, caps.Tools); err != nil {
+		return views.DrawerProps{}, err
+	}
+	if u.gateway != nil {
+		p.Gateway = views.NewGatewayNamesProps(st.ServerName, u.gateway.Catalogue())
+	}
+	return p, nil
 }
 
 // drawerURLs fills the drawer's endpoints for one server.

@@ -77,6 +77,12 @@ func classify(err error) apiError {
 		return apiError{http.StatusConflict, "not_connected", err.Error()}
 	case errors.Is(err, domain.ErrNotFound):
 		return apiError{http.StatusNotFound, "not_found", err.Error()}
+	case errors.Is(err, domain.ErrDeniedByPolicy):
+		return apiError{http.StatusForbidden, "denied_by_policy", err.Error()}
+	case errors.Is(err, domain.ErrNotAwaitingApproval):
+		return apiError{http.StatusConflict, "not_awaiting_approval", err.Error()}
+	case errors.Is(err, domain.ErrInvalidPolicy):
+		return apiError{http.StatusBadRequest, "bad_request", err.Error()}
 	case errors.Is(err, domain.ErrNothingToApprove):
 		return apiError{http.StatusConflict, "nothing_to_approve", err.Error()}
 	case errors.Is(err, domain.ErrBlocked):

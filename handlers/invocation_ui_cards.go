@@ -49,11 +49,13 @@ func (r *cardRenderer) urls(id string) views.CardURLs {
 		Raw: func(part string) string {
 			return invocationUIPath(PathUIInvocationCopy, id, url.Values{partParam: {part}, downloadParam: {"1"}})
 		},
-		Stop:  InvocationPath(PathUIInvocationStop, id),
-		Retry: InvocationPath(PathUIInvocationRetry, id),
-		Item:  c.Item,
-		Media: c.Media,
-		Read:  c.Read,
+		Stop:    InvocationPath(PathUIInvocationStop, id),
+		Retry:   InvocationPath(PathUIInvocationRetry, id),
+		Approve: InvocationPath(PathUIInvocationApprove, id),
+		Deny:    InvocationPath(PathUIInvocationDeny, id),
+		Item:    c.Item,
+		Media:   c.Media,
+		Read:    c.Read,
 	}
 }
 

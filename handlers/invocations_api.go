@@ -67,7 +67,7 @@ func (a *invocationsAPI) call(c echo.Context) error {
 	inv, err := a.svc.Start(c.Request().Context(), domain.CallRequest{
 		Scope: a.scope, Server: server, Tool: tool, Arguments: body,
 		Key:            domain.CallKey{ConversationID: q.Get("conversationId"), MessageID: q.Get("messageId"), ToolCallID: q.Get("toolCallId")},
-		SkipValidation: !validate, AsTask: asTask,
+		SkipValidation: !validate, AsTask: asTask, Source: domain.SourceAPI,
 	})
 	if err != nil {
 		return err
@@ -147,13 +147,18 @@ func invocationToolName(c echo.Context) (string, error) {
 	return decoded, nil
 }
 
-// historyFilter reads server, tool, status, before and limit.
+// historyFilter reads server, tool, status, source, client, before and
+// limit.
 func historyFilter(c echo.Context, defLimit int) (domain.InvocationFilter, error) {
 	q := c.QueryParams()
 	f := domain.InvocationFilter{ServerName: q.Get("server"), Tool: q.Get("tool"),
-		Status: domain.InvocationStatus(q.Get("status")), Before: q.Get("before"), Limit: defLimit}
+		Status: domain.InvocationStatus(q.Get("status")), Before: q.Get("before"), Limit: defLimit,
+		Source: q.Get("source"), Client: q.Get("client")}
 	if _, ok := statusNames[f.Status]; f.Status != "" && !ok {
-		return f, &apiError{http.StatusBadRequest, "bad_request", "status must be pending, running, success, error or cancelled"}
+		return f, &apiError{http.StatusBadRequest, "bad_request", "status must be pending, awaiting_approval, running, success, error, cancelled or denied"}
+	}
+	if _, ok := sourceNames[f.Source]; f.Source != "" && !ok {
+		return f, &apiError{http.StatusBadRequest, "bad_request", "source must be dashboard, api or gateway"}
 	}
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -166,12 +171,14 @@ func historyFilter(c echo.Context, defLimit int) (domain.InvocationFilter, error
 }
 
 var statusNames = map[domain.InvocationStatus]struct{}{
-	domain.InvocationPending: {}, domain.InvocationRunning: {}, domain.InvocationSuccess: {},
-	domain.InvocationError: {}, domain.InvocationCancelled: {},
+	domain.InvocationPending: {}, domain.InvocationAwaitingApproval: {}, domain.InvocationRunning: {},
+	domain.InvocationSuccess: {}, domain.InvocationError: {}, domain.InvocationCancelled: {}, domain.InvocationDenied: {},
 }
 
+var sourceNames = map[string]struct{}{domain.SourceDashboard: {}, domain.SourceAPI: {}, domain.SourceGateway: {}}
+
 // statusList is the statuses in their natural order, for the filter.
-var statusList = []string{"pending", "running", "success", "error", "cancelled"}
+var statusList = []string{"pending", "awaiting_approval", "running", "success", "error", "cancelled", "denied"}
 
 // listPage asks for one more than the limit to learn whether an older
 // page exists. It also drops anything up to and including Before itself,

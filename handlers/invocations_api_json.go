@@ -39,6 +39,18 @@ type InvocationDTO struct {
 	// Task is set when the call runs as an MCP task: the server's task id,
 	// its last status and status message.
 	Task *TaskDTO `json:"task,omitempty"`
+	// Source is where the call came from: dashboard, api or gateway.
+	Source string `json:"source"`
+	// Client is the AI client behind a gateway call; null for the others.
+	Client *ClientDTO `json:"client"`
+}
+
+// ClientDTO is an AI client as it introduced itself, and the name (never
+// the secret) of the client token it used.
+type ClientDTO struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	Token   string `json:"token"`
 }
 
 // TaskDTO is what the server last said about a call's task. Times are
@@ -72,6 +84,13 @@ func InvocationJSON(inv domain.Invocation) InvocationDTO {
 		Status: string(inv.Status), Truncated: inv.Truncated, ResultSize: inv.ResultSize,
 		StartedAt: inv.StartedAt.UnixMilli(), ConversationID: inv.Key.ConversationID,
 		MessageID: inv.Key.MessageID, ToolCallID: inv.Key.ToolCallID, Version: inv.Version,
+		Source: inv.Source,
+	}
+	if d.Source == "" {
+		d.Source = domain.SourceDashboard
+	}
+	if cl := inv.Client; cl != (domain.ClientIdentity{}) {
+		d.Client = &ClientDTO{Name: cl.Name, Version: cl.Version, Token: cl.Token}
 	}
 	if len(d.Arguments) == 0 {
 		d.Arguments = json.RawMessage(`{}`)

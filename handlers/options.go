@@ -42,6 +42,11 @@ type Options struct {
 	Config *domain.Reloader
 	// Preferences keeps each user's theme and language; nil keeps none.
 	Preferences domain.PreferenceStore
+	// ClientTokens are the named tokens that open the MCP endpoints only;
+	// nil accepts none and hides their management.
+	ClientTokens *domain.ClientTokens
+	// Gateway serves MCP to AI clients at PathMCP; nil serves none.
+	Gateway MCPGateway
 	// Catalog translates the dashboard; nil loads the embedded one.
 	Catalog *locales.Catalog
 	// Demo says whether the built-in demo servers are running, for the
@@ -97,6 +102,7 @@ func New(opts Options) *echo.Echo {
 	e.HTTPErrorHandler = renderError(opts.Log)
 	e.Pre(guard(newHostPolicy(opts.AllowedHosts), opts.FrameAncestors))
 	auth := newAuthenticator(opts.Token, opts.Now)
+	auth.clients = clientVerifier(opts.ClientTokens)
 	signIn := &signInPage{auth: auth, prefs: newPreferences(opts), command: opts.TokenCommand}
 	e.Pre(requireToken(auth, signIn.showInPlace))
 	e.Use(compress())

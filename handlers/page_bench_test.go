@@ -77,7 +77,7 @@ func BenchmarkPageEventLatency(b *testing.B) {
 					w := &streamWriter{header: http.Header{}, writes: make(chan int, 1)}
 					writers[i] = w
 					req := authorize(httptest.NewRequest(http.MethodGet, handlers.PathPageEvents, nil))
-					req.Host = "127.0.0.1:7777"
+					req.Host = "127.0.0.1:7391"
 					wg.Add(1)
 					go func() { defer wg.Done(); e.ServeHTTP(w, req) }()
 					<-w.writes // the full state
@@ -137,7 +137,7 @@ func BenchmarkPageRender(b *testing.B) {
 		var n int
 		for b.Loop() {
 			req := authorize(httptest.NewRequest(http.MethodGet, handlers.PathDashboard, nil))
-			req.Host = "127.0.0.1:7777"
+			req.Host = "127.0.0.1:7391"
 			req.Header.Set("Accept-Encoding", "gzip")
 			rec := httptest.NewRecorder()
 			e.ServeHTTP(rec, req)

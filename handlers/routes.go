@@ -68,9 +68,36 @@ const (
 	// served without the access token.
 	PathSignIn = "/signin"
 
+	// The MCP gateway for AI clients: every server aggregated, and one
+	// server under its own names. A bearer token only (mcpRoot, auth.go).
+	PathMCP       = mcpRoot
+	PathMCPServer = PathMCP + "/:" + nameParam
+
 	PathStatic = "/static"
 	// PathStylesheet is the dashboard's stylesheet inside PathStatic.
 	PathStylesheet = PathStatic + "/css/app.css"
+)
+
+// Client tokens and the Connect page: the JSON API (owner's token only),
+// the page, and its htmx forms.
+const (
+	PathClientTokens     = "/api/v1/client-tokens"
+	PathClientToken      = PathClientTokens + "/:" + nameParam
+	PathConnect          = "/connect"
+	PathUIClientTokens   = "/ui/client-tokens"                               // POST: create one, answer the token once
+	PathUIClientTokenDel = PathUIClientTokens + "/:" + nameParam + "/revoke" // POST: revoke
+)
+
+// Approvals and tool policies: the JSON API, then the dashboard's actions.
+const (
+	PathInvocationApprove   = PathInvocation + "/approve"
+	PathInvocationDeny      = PathInvocation + "/deny"
+	PathToolPolicy          = PathServer + "/tools/:" + toolParam + "/policy" // PUT {"policy": ...}
+	PathServerPolicy        = PathServer + "/policy"                          // PUT {"askAll": ...}
+	PathUIInvocationApprove = PathUIInvocation + "/approve"
+	PathUIInvocationDeny    = PathUIInvocation + "/deny"
+	PathUIToolPolicy        = PathUIServer + "/tools/:" + toolParam + "/policy" // PUT form policy=...
+	PathUIServerPolicy      = PathUIServer + "/policy"                          // PUT form askAll=true, or nothing for off
 )
 
 const (
@@ -89,11 +116,11 @@ func ServerPath(pattern, name string) string {
 
 // viewLinks are the URLs templates need beyond their props; the handlers
 // put them in each render's context.
-var viewLinks = views.Links{History: PathUIHistory, RunForm: RunFormPath}
+var viewLinks = views.Links{History: PathUIHistory, RunForm: RunFormPath, Connect: PathConnect}
 
 // register adds every route. It is the one route table of the binary.
 func register(e *echo.Echo, opts Options, signIn *signInPage) {
-	servers := &serversAPI{fleet: opts.Fleet}
+	servers := &serversAPI{fleet: opts.Fleet, policies: policiesOf(opts), scope: opts.Scope}
 	events := &eventsAPI{hub: opts.Fleet.Hub(), heartbeat: opts.Heartbeat, done: opts.Done, config: opts.Config}
 	config := &configAPI{reloader: opts.Config}
 
@@ -127,7 +154,7 @@ func register(e *echo.Echo, opts Options, signIn *signInPage) {
 	e.POST(PathUIPreferences, prefs.save)
 
 	// -- drawer routes (drawer, actions, settings, remove): register below this line --
-	drawer := &drawerUI{fleet: opts.Fleet, prefs: prefs, log: opts.Log}
+	drawer := &drawerUI{fleet: opts.Fleet, prefs: prefs, log: opts.Log, policies: policiesOf(opts), scope: opts.Scope, gateway: opts.Gateway}
 	e.GET(PathUIDrawer, drawer.withToast("ToastFailed", drawer.show))
 	e.POST(PathUIRestart, drawer.withToast("ToastFailed", drawer.restart))
 	e.POST(PathUIDisable, drawer.withToast("ToastFailed", drawer.disable))
@@ -174,4 +201,31 @@ func register(e *echo.Echo, opts Options, signIn *signInPage) {
 	approval := &approvalUI{approvals: opts.Approvals, ui: drawer}
 	e.POST(PathUIApprove, drawer.withToast("ToastApproveFailed", approval.approve))
 	e.POST(PathUIReject, drawer.withToast("ToastRejectFailed", approval.reject))
+
+	// -- MCP gateway (issue 10): register below this line --
+	if opts.Gateway != nil {
+		mcp := &mcpMount{gateway: opts.Gateway, hosts: newHostPolicy(opts.AllowedHosts)}
+		e.Any(PathMCP, mcp.aggregated)
+		e.Any(PathMCPServer, mcp.server)
+	}
+
+	// -- client tokens and the Connect page: register below this line --
+	registerConnect(e, opts, signIn.prefs)
+
+	// -- approvals and tool policies (issue 10): register below this line --
+	if opts.Invocations != nil {
+		api := &invocationsAPI{svc: opts.Invocations, scope: opts.Scope}
+		e.POST(PathInvocationApprove, api.approve)
+		e.POST(PathInvocationDeny, api.deny)
+		ui := &invocationUI{svc: opts.Invocations, scope: opts.Scope, prefs: prefs}
+		e.POST(PathUIInvocationApprove, ui.approve)
+		e.POST(PathUIInvocationDeny, ui.deny)
+	}
+	if p := policiesOf(opts); p != nil {
+		policies := &policyAPI{policies: p, fleet: opts.Fleet, scope: opts.Scope, gateway: opts.Gateway}
+		e.PUT(PathToolPolicy, policies.setTool)
+		e.PUT(PathServerPolicy, policies.setServer)
+		e.PUT(PathUIToolPolicy, drawer.withToast("ToastPolicyFailed", drawer.setToolPolicy))
+		e.PUT(PathUIServerPolicy, drawer.withToast("ToastFailed", drawer.setAskAll))
+	}
 }

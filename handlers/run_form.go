@@ -82,7 +82,7 @@ func (r *runForm) submit(c echo.Context) error {
 	inv, err := r.invocations.Start(c.Request().Context(), domain.CallRequest{
 		Scope: r.scope, Key: domain.CallKey{ConversationID: conversation(c)},
 		Server: server, Tool: tool.Name, Arguments: args, SkipValidation: anyway,
-		AsTask: in.AsTask,
+		AsTask: in.AsTask, Source: domain.SourceDashboard,
 	})
 	var se *domain.SchemaError
 	switch {

@@ -7,6 +7,8 @@ import "github.com/labstack/echo/v4"
 var runToastMessages = map[string]string{
 	"not_connected":  "RunToastNotConnected",
 	"tool_not_found": "RunToastToolNotFound",
+	// A tool whose policy is deny: the toast says which setting to change.
+	"denied_by_policy": "ToastDeniedByPolicy",
 }
 
 // withToast turns a run form handler's error into a localized toast in the

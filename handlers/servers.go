@@ -15,6 +15,10 @@ import (
 // a person gives a server.
 type serversAPI struct {
 	fleet *domain.Fleet
+	// policies adds each tool's policy to a server's detail; nil leaves
+	// them out.
+	policies *domain.Policies
+	scope    domain.Scope
 }
 
 func (a *serversAPI) list(c echo.Context) error {
@@ -43,9 +47,17 @@ func (a *serversAPI) get(c echo.Context) error {
 	if stderr == nil {
 		stderr = []string{}
 	}
+	capsJSON := CapabilitiesJSON(caps)
+	if a.policies != nil {
+		sp, err := a.policies.Server(c.Request().Context(), a.scope, name)
+		if err != nil {
+			return err
+		}
+		capsJSON = withPolicies(capsJSON, caps.Tools, sp)
+	}
 	return c.JSON(http.StatusOK, ServerDetailDTO{
 		StatusDTO:    StatusJSON(st),
-		Capabilities: CapabilitiesJSON(caps),
+		Capabilities: capsJSON,
 		Stderr:       stderr,
 	})
 }

@@ -51,6 +51,11 @@ type Options struct {
 	// ends the session. Each is a protocol error. Zero means
 	// DefaultMaxMessageBytes.
 	MaxMessageBytes int64
+	// Notifications receives every log message (notifications/message)
+	// and resource update (notifications/resources/updated) a server
+	// sends, on the connection's read loop, so it must not block; nil
+	// drops them.
+	Notifications func(domain.ServerNotification)
 }
 
 // Defaults for Options.

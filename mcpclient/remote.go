@@ -23,6 +23,7 @@ func (c *Connector) connectRemote(ctx context.Context, cfg domain.ServerConfig) 
 		return nil, &domain.ConnError{Category: domain.CategoryConfig, Err: err}
 	}
 	s := newSession(c.opts.Log.With("server", cfg.Name), c.opts.KillGrace)
+	s.onMessage = c.messageSink(cfg.Name)
 	// Statuses of requests made on the long-lived context (the SSE stream
 	// and the GET stream) count as the handshake's.
 	s.ctx = withExchange(s.ctx, s.handshakeEx)

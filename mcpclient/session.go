@@ -52,6 +52,10 @@ type session struct {
 	lose context.CancelFunc
 
 	calls progressRoutes // progress notifications by token
+	// onMessage receives notifications/message and
+	// notifications/resources/updated; nil drops them. Set before the
+	// transport starts.
+	onMessage func(method string, p mcp.NotificationParams)
 
 	mu  sync.Mutex        // guards err
 	err *domain.ConnError // why done was closed
@@ -129,6 +133,11 @@ func (s *session) onNotification(n mcp.JSONRPCNotification) {
 	switch n.Method {
 	case string(mcp.MethodNotificationProgress):
 		s.calls.route(n.Params.AdditionalFields)
+		return
+	case string(mcp.MethodNotificationMessage), mcp.MethodNotificationResourceUpdated:
+		if s.onMessage != nil {
+			s.onMessage(n.Method, n.Params)
+		}
 		return
 	case mcp.MethodNotificationToolsListChanged:
 		kind = domain.ListTools

@@ -32,6 +32,7 @@ func (c *Connector) connectStdio(ctx context.Context, cfg domain.ServerConfig, s
 		return nil, connError(err)
 	}
 	s := newSession(c.opts.Log.With("server", cfg.Name), c.opts.KillGrace)
+	s.onMessage = c.messageSink(cfg.Name)
 	s.proc = p
 	s.work.Go(s.watchProcess)
 	s.log.Debug("stdio server started", "pid", p.pid)

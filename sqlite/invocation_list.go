@@ -34,6 +34,12 @@ func (s *InvocationStore) Invocations(ctx context.Context, scope domain.Scope, f
 	if f.Status != "" {
 		where, args = append(where, "status = ?"), append(args, string(f.Status))
 	}
+	if f.Source != "" {
+		where, args = append(where, "source = ?"), append(args, f.Source)
+	}
+	if f.Client != "" {
+		where, args = append(where, "client_name = ?"), append(args, f.Client)
+	}
 	if f.Before != "" {
 		var startedMs int64
 		err := s.db.read.QueryRowContext(ctx, `SELECT started_at FROM invocations WHERE user = ? AND workspace = ? AND id = ?`,

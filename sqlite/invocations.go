@@ -33,7 +33,8 @@ func (db *DB) InvocationStore() *InvocationStore { return &InvocationStore{db: d
 
 // invocationColumns lists, in scanInvocation's order, what a read selects.
 const invocationColumns = `user, workspace, id, conversation_id, message_id, tool_call_id, server, tool,
-	arguments, status, progress, result, truncated, result_size, error, error_code, retry_of, started_at, ended_at, version, details`
+	arguments, status, progress, result, truncated, result_size, error, error_code, retry_of, started_at, ended_at, version, details,
+	source, client_name, client_version, client_token`
 
 // progressJSON is how a domain.Progress is stored.
 type progressJSON struct {
@@ -69,12 +70,16 @@ func (s *InvocationStore) SaveInvocation(ctx context.Context, inv domain.Invocat
 	if !inv.EndedAt.IsZero() {
 		endedAt = inv.EndedAt.UnixMilli()
 	}
+	source := inv.Source
+	if source == "" {
+		source = domain.SourceDashboard
+	}
 	details, err := encodeDetails(inv)
 	if err != nil {
 		return fmt.Errorf("save invocation %s: %w", inv.ID, err)
 	}
 	_, err = s.db.write.ExecContext(ctx, `INSERT INTO invocations (`+invocationColumns+`, owner)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (user, workspace, id) DO UPDATE SET
 			conversation_id = excluded.conversation_id,
 			message_id = excluded.message_id,
@@ -94,11 +99,16 @@ func (s *InvocationStore) SaveInvocation(ctx context.Context, inv domain.Invocat
 			started_at = excluded.started_at,
 			ended_at = excluded.ended_at,
 			version = excluded.version,
-			details = excluded.details
+			details = excluded.details,
+			source = excluded.source,
+			client_name = excluded.client_name,
+			client_version = excluded.client_version,
+			client_token = excluded.client_token
 		WHERE excluded.version >= invocations.version`,
 		inv.Scope.User, inv.Scope.Workspace, inv.ID, inv.Key.ConversationID, inv.Key.MessageID, inv.Key.ToolCallID,
 		inv.ServerName, inv.Tool, args, string(inv.Status), progress, result, inv.Truncated, inv.ResultSize,
-		inv.Error, inv.ErrorCode, inv.RetryOf, inv.StartedAt.UnixMilli(), endedAt, int64(inv.Version), details, s.db.owner)
+		inv.Error, inv.ErrorCode, inv.RetryOf, inv.StartedAt.UnixMilli(), endedAt, int64(inv.Version), details,
+		source, inv.Client.Name, inv.Client.Version, inv.Client.Token, s.db.owner)
 	if err != nil {
 		// The primary key is handled by ON CONFLICT, so a unique
 		// violation can only come from the call key.
@@ -144,7 +154,8 @@ func scanInvocation(r scanner) (domain.Invocation, error) {
 	)
 	err := r.Scan(&inv.Scope.User, &inv.Scope.Workspace, &inv.ID, &inv.Key.ConversationID, &inv.Key.MessageID,
 		&inv.Key.ToolCallID, &inv.ServerName, &inv.Tool, &args, &status, &progress, &result, &inv.Truncated,
-		&inv.ResultSize, &inv.Error, &inv.ErrorCode, &inv.RetryOf, &startedMs, &endedMs, &version, &details)
+		&inv.ResultSize, &inv.Error, &inv.ErrorCode, &inv.RetryOf, &startedMs, &endedMs, &version, &details,
+		&inv.Source, &inv.Client.Name, &inv.Client.Version, &inv.Client.Token)
 	if err != nil {
 		return domain.Invocation{}, err
 	}

@@ -39,6 +39,7 @@ func finished(scope domain.Scope, id string, startMs int64) domain.Invocation {
 		StartedAt:  start,
 		EndedAt:    start.Add(time.Second),
 		Version:    1,
+		Source:     domain.SourceDashboard,
 	}
 }
 

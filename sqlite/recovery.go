@@ -12,7 +12,7 @@ import (
 
 // unfinished is the SQL test for a call that has not ended: any status
 // that is not final, including ones later versions may add.
-const unfinished = `status NOT IN ('success', 'error', 'cancelled')`
+const unfinished = `status NOT IN ('success', 'error', 'cancelled', 'denied')`
 
 // InterruptOrphans ends, in one transaction, each unfinished invocation
 // that sel selects and whose owner no longer runs: status error, code

@@ -15,6 +15,9 @@ type DrawerCapsProps struct {
 	Resources []ResourceProps
 	Templates []TemplateProps
 	Prompts   []PromptProps
+	// AskAll is the server's "ask before every tool" switch; nil when
+	// policies are off.
+	AskAll *AskAllProps
 }
 
 // ToolProps is one tool of a server.
@@ -27,6 +30,8 @@ type ToolProps struct {
 	RiskID      string
 	Server      string // the server offering the tool, for the Run button's URL
 	RunStatusID string // the region announcing a call the form started
+	// Policy is the tool's policy control; nil when policies are off.
+	Policy *ToolPolicyProps
 }
 
 // ToolTag is one annotation hint a tool declares as true.

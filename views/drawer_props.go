@@ -28,6 +28,9 @@ type DrawerProps struct {
 	Settings      DrawerSettingsProps
 	Caps          DrawerCapsProps
 	Stderr        DrawerStderrProps
+	// Gateway is how AI clients reach the server on /mcp; the handler
+	// fills it from the gateway's catalogue, and it shows nothing unset.
+	Gateway GatewayNamesProps
 }
 
 // NewDrawerProps builds the whole drawer from one snapshot, the cached

@@ -6,7 +6,9 @@ import "github.com/switchboard-mcp/switchboard/domain"
 // an invocation, the message that explains it in the reader's language.
 // The invocation's Error stays in English for the API and the logs.
 var errorCodeMessages = map[string]string{
-	domain.ErrorCodeInterrupted: "InvocationErrorInterrupted",
+	domain.ErrorCodeInterrupted:     "InvocationErrorInterrupted",
+	domain.ErrorCodeApprovalExpired: "InvocationErrorApprovalExpired",
+	domain.ErrorCodeDenied:          "InvocationErrorDenied",
 }
 
 // ErrorCodeMessage returns the localized explanation of an invocation's

@@ -26,13 +26,15 @@ const (
 
 // CardURLs are the endpoints one card calls.
 type CardURLs struct {
-	Copy  func(part string) string
-	Raw   func(part string) string // the part as stored, downloaded; for what a card cuts short
-	Stop  string
-	Retry string
-	Item  func(index int) string
-	Media func(index int) string // one item's image, audio or blob bytes, past InlineMediaCap
-	Read  func(uri string) string
+	Copy    func(part string) string
+	Raw     func(part string) string // the part as stored, downloaded; for what a card cuts short
+	Stop    string
+	Retry   string
+	Approve string // lets a call held for approval run
+	Deny    string // ends a call held for approval as denied
+	Item    func(index int) string
+	Media   func(index int) string // one item's image, audio or blob bytes, past InlineMediaCap
+	Read    func(uri string) string
 }
 
 // CardInput is everything a card shows beside the invocation itself.
@@ -80,6 +82,11 @@ type InvocationCardProps struct {
 	// "interrupted") in the reader's language; it is shown instead of Error.
 	ErrorMessage *Message
 
+	// Source says where the call came from and which AI client made it;
+	// Approval is set while the call awaits a person's decision.
+	Source   *InvocationSourceProps
+	Approval *InvocationApprovalProps
+
 	CanCancel, CanRetry bool
 	CopyArgsURL         string
 	CopyResultURL       string
@@ -124,6 +131,9 @@ var statusBadges = map[domain.InvocationStatus]string{
 	domain.InvocationSuccess:   "InvocationSuccess",
 	domain.InvocationError:     "InvocationError",
 	domain.InvocationCancelled: "InvocationCancelled",
+	// A call held for approval, and one a person denied.
+	domain.InvocationAwaitingApproval: "InvocationAwaitingApproval",
+	domain.InvocationDenied:           "InvocationDenied",
 }
 
 var cardLabels = map[CardPlace]string{
@@ -210,6 +220,8 @@ func NewInvocationCardProps(inv domain.Invocation, in CardInput) InvocationCardP
 		p.CopyResultURL = in.URLs.Copy("result")
 	}
 	p.StopURL, p.RetryURL = in.URLs.Stop, in.URLs.Retry
+	p.Source = NewInvocationSourceProps(inv)
+	p.Approval = NewInvocationApprovalProps(inv, in.URLs.Approve, in.URLs.Deny)
 	return p
 }
 

@@ -11,6 +11,7 @@ import (
 type Links struct {
 	History string
 	RunForm func(server, tool string) string
+	Connect string // the Connect page, linked from the header
 }
 
 type linksKey struct{}

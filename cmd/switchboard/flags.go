@@ -15,8 +15,11 @@ import (
 )
 
 // DefaultAddr is loopback only: the dashboard can restart and remove
-// servers, so it must not be reachable from the network by default.
-const DefaultAddr = "127.0.0.1:7777"
+// servers, so it must not be reachable from the network by default. Its
+// port is one no common MCP tool or dev server takes: 7777, the first
+// choice, is where Gemini CLI's OAuth sign-in waits for its callback, and
+// client configs that point at Switchboard must not move later.
+const DefaultAddr = "127.0.0.1:7391"
 
 // serveConfig is the resolved command line of the serve command.
 type serveConfig struct {
@@ -30,6 +33,7 @@ type serveConfig struct {
 	allowedSet       bool
 	resultCap        int64         // bytes of one tool result kept in the store
 	retention        time.Duration // how long finished invocations and audit rows are kept; 0 keeps them
+	approvalTimeout  time.Duration // how long an AI client's call awaiting approval is held before the client is answered
 	token            tokenSource
 	allowRemote      bool     // --allow-remote: a non-loopback --addr was asked for knowingly
 	allowedHosts     []string // --allowed-hosts: more Host names to answer to
@@ -65,6 +69,11 @@ func newServeFlagSet(getenv func(string) string) (*flag.FlagSet, *serveFlags, er
 	}
 	fs.Int64Var(&f.c.resultCap, "result-cap", capDefault, "largest tool result stored whole, in bytes; larger ones are stored truncated (env SWITCHBOARD_RESULT_CAP)")
 	fs.DurationVar(&f.c.retention, "retention", retDefault, "how long finished tool calls and their audit rows are kept; 0 keeps them forever (env SWITCHBOARD_RETENTION)")
+	holdDefault, err := envDuration(getenv, "SWITCHBOARD_APPROVAL_TIMEOUT", domain.DefaultApprovalTimeout)
+	if err != nil {
+		return nil, nil, err
+	}
+	fs.DurationVar(&f.c.approvalTimeout, "approval-timeout", holdDefault, "how long an AI client's call to an ask-first tool waits for approval before the client is told to retry (env SWITCHBOARD_APPROVAL_TIMEOUT)")
 	f.allowed = fs.String("allowed-mcp-server-names", getenv("SWITCHBOARD_ALLOWED_MCP_SERVER_NAMES"),
 		"comma-separated servers that may connect at all; edits of mcp.allowed may narrow this, never widen it (env SWITCHBOARD_ALLOWED_MCP_SERVER_NAMES)")
 	fs.BoolVar(&f.c.demo, "demo", demoDefault, "run the built-in demo servers instead of a settings file (env SWITCHBOARD_DEMO)")
@@ -129,6 +138,9 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	}
 	if c.retention < 0 {
 		return serveConfig{}, fmt.Errorf("--retention must not be negative, got %s", c.retention)
+	}
+	if c.approvalTimeout <= 0 {
+		return serveConfig{}, fmt.Errorf("--approval-timeout must be positive, got %s", c.approvalTimeout)
 	}
 	if c.data == "" {
 		if c.data, err = defaultDataDir(getenv); err != nil {

@@ -42,6 +42,20 @@ func commands() []command {
 		{name: "status", args: "[flags]", summary: []string{
 			"Print one line per server of a running instance, found through DATA/instance.json.",
 		}, flags: func() *flag.FlagSet { fs, _ := newStatusFlagSet(noEnv); return fs }},
+		{name: "stdio", args: "[flags]", summary: []string{
+			"Relay MCP between stdin/stdout and the running Switchboard, for AI clients that start",
+			"servers as commands (Claude Desktop). Starts Switchboard in the background if none runs.",
+		}, flags: func() *flag.FlagSet {
+			fs, _, err := newStdioFlagSet(noEnv)
+			if err != nil {
+				panic(err) // unreachable: no environment, so no bad value
+			}
+			return fs
+		}},
+		{name: "connect", args: "CLIENT [flags]", summary: []string{
+			"Connect an AI client (" + connectClientIDs() + ") to the running",
+			"instance: creates a client token named after it and prints the client's config entry.",
+		}, flags: func() *flag.FlagSet { fs, _ := newConnectFlagSet(noEnv); return fs }},
 		{name: "demo-server", args: "[flags]", summary: []string{
 			"Run the built-in demo MCP server.",
 		}, flags: demoserver.Flags},

@@ -59,6 +59,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 			return runStatus(ctx, args[1:], getenv, stdout, stderr)
 		case "token":
 			return runToken(args[1:], getenv, stdout, stderr)
+		case "connect":
+			return runConnect(ctx, args[1:], getenv, stdin, stdout, stderr)
+		case "stdio":
+			return runStdio(ctx, args[1:], getenv, stdin, stdout, stderr)
 		case "serve":
 			args = args[1:]
 		case "help", "-h", "--help", "-help":

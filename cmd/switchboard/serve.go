@@ -18,6 +18,7 @@ import (
 	"github.com/switchboard-mcp/switchboard/handlers"
 	"github.com/switchboard-mcp/switchboard/jsonschema"
 	"github.com/switchboard-mcp/switchboard/mcpclient"
+	"github.com/switchboard-mcp/switchboard/mcpserver"
 	"github.com/switchboard-mcp/switchboard/settingsfile"
 	"github.com/switchboard-mcp/switchboard/sqlite"
 	"github.com/switchboard-mcp/switchboard/views"
@@ -63,9 +64,10 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 	}
 
 	scope := domain.Scope{User: domain.LocalUser, Workspace: cfg.project}
+	serverNotifications := domain.NewServerNotifications()
 	fleet := domain.NewFleet(domain.FleetOptions{
 		SupervisorOptions: domain.SupervisorOptions{
-			Connector: mcpclient.New(mcpclient.Options{Log: log.With("component", "mcpclient"), MaxMessageBytes: cfg.maxMessageBytes}),
+			Connector: mcpclient.New(mcpclient.Options{Log: log.With("component", "mcpclient"), MaxMessageBytes: cfg.maxMessageBytes, Notifications: serverNotifications.Publish}),
 			Store:     db.ServerStore(),
 			Scope:     scope,
 			Log:       log.With("component", "supervisor"),
@@ -75,12 +77,14 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 
 	validator := jsonschema.New()
 	invocations := domain.NewInvocations(domain.InvocationsOptions{
-		Caller:         fleet,
-		Catalog:        fleet,
-		Store:          db.InvocationStore(),
-		Validator:      validator,
-		Log:            log.With("component", "invocations"),
-		MaxResultBytes: cfg.resultCap,
+		Caller:          fleet,
+		Catalog:         fleet,
+		Store:           db.InvocationStore(),
+		Validator:       validator,
+		Log:             log.With("component", "invocations"),
+		MaxResultBytes:  cfg.resultCap,
+		Policies:        domain.NewPolicies(db.PolicyStore()),
+		ApprovalTimeout: cfg.approvalTimeout,
 	})
 	recoverFromStop(ctx, db, invocations, log)
 	pruneDone := make(chan struct{})
@@ -135,8 +139,22 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 		log.Warn("listening beyond this machine: anyone who can reach the port and has the access token can drive Switchboard, "+
 			"and without TLS the token travels in clear text; put a TLS proxy in front", "addr", addr)
 	}
+	clientTokens, err := domain.NewClientTokens(ctx, domain.ClientTokensOptions{Store: db.ClientTokenStore(), Log: log.With("component", "client_tokens")})
+	if err != nil {
+		_ = ln.Close()
+		_ = fleet.Close(context.WithoutCancel(ctx))
+		return err
+	}
+	gateway := mcpserver.New(mcpserver.Options{Fleet: fleet, Invocations: invocations, Scope: scope,
+		Log: log.With("component", "gateway"), TokenName: handlers.MCPTokenName, Policies: domain.NewPolicies(db.PolicyStore()),
+		Notifications: serverNotifications})
+	gctx, stopGateway := context.WithCancel(ctx)
+	defer stopGateway()
+	go gateway.Run(gctx)
 	done := make(chan struct{})
 	e := handlers.New(handlers.Options{
+		Gateway:        gateway,
+		ClientTokens:   clientTokens,
 		Fleet:          fleet,
 		Scope:          scope,
 		Invocations:    invocations,
@@ -177,6 +195,7 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 	close(done)
 	hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), httpShutdownTimeout)
 	defer cancel()
+	gateway.Close(hctx)
 	if err := srv.Shutdown(hctx); err != nil {
 		log.Warn("http shutdown", "error", err)
 	}

@@ -102,8 +102,9 @@ func statusToken(data, file string, getenv func(string) string) (string, error) 
 	return tok, err
 }
 
-// tokenVars are the environment variables that carry the access token.
-var tokenVars = []string{"SWITCHBOARD_TOKEN", "SWITCHBOARD_TOKEN_FILE"}
+// tokenVars are the environment variables that carry the access token, or
+// a client token a bridge connects with: supervised servers never see them.
+var tokenVars = []string{"SWITCHBOARD_TOKEN", "SWITCHBOARD_TOKEN_FILE", "SWITCHBOARD_CLIENT_TOKEN"}
 
 // withoutToken is getenv with the token's variables hidden, for expanding
 // ${VAR} in settings files.

@@ -158,14 +158,14 @@ func TestListenAddressPolicy(t *testing.T) {
 		remote bool
 		ok     bool
 	}{
-		{"127.0.0.1:7777", false, true},
+		{"127.0.0.1:7391", false, true},
 		{"localhost:0", false, true},
-		{"[::1]:7777", false, true},
-		{"0.0.0.0:7777", false, false},
-		{":7777", false, false},
-		{"192.0.2.7:7777", false, false},
-		{"0.0.0.0:7777", true, true},
-		{"192.0.2.7:7777", true, true},
+		{"[::1]:7391", false, true},
+		{"0.0.0.0:7391", false, false},
+		{":7391", false, false},
+		{"192.0.2.7:7391", false, false},
+		{"0.0.0.0:7391", true, true},
+		{"192.0.2.7:7391", true, true},
 	} {
 		if err := checkListenAddr(tc.addr, tc.remote); (err == nil) != tc.ok {
 			t.Errorf("checkListenAddr(%q, remote=%v): %v, want ok=%v", tc.addr, tc.remote, err, tc.ok)
@@ -177,7 +177,7 @@ func TestListenAddressPolicy(t *testing.T) {
 			t.Errorf("checkFrameAncestor(%q): %v, want ok=%v", o, err, ok)
 		}
 	}
-	if got := browseURL("[::]:7777"); got != "http://127.0.0.1:7777" {
+	if got := browseURL("[::]:7391"); got != "http://127.0.0.1:7391" {
 		t.Errorf("browseURL: %q", got)
 	}
 }

@@ -52,7 +52,8 @@ func (s *InvocationStore) Invocations(ctx context.Context, scope domain.Scope, f
 	var out []domain.Invocation
 	for _, inv := range s.invs {
 		if inv.Scope == scope && (f.ServerName == "" || inv.ServerName == f.ServerName) &&
-			(f.Tool == "" || inv.Tool == f.Tool) && (f.Status == "" || inv.Status == f.Status) {
+			(f.Tool == "" || inv.Tool == f.Tool) && (f.Status == "" || inv.Status == f.Status) &&
+			(f.Source == "" || inv.Source == f.Source) && (f.Client == "" || inv.Client.Name == f.Client) {
 			out = append(out, inv)
 		}
 	}

@@ -1,0 +1,71 @@
+package mcpclient
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-mcp/switchboard/domain"
+)
+
+// messageSink returns what a session of server does with each
+// notification a gateway passes on (log messages, resource updates):
+// hand it to Options.Notifications, or nothing.
+func (c *Connector) messageSink(server string) func(string, mcp.NotificationParams) {
+	if c.opts.Notifications == nil {
+		return nil
+	}
+	return func(method string, p mcp.NotificationParams) {
+		raw, err := json.Marshal(p)
+		if err != nil {
+			return
+		}
+		c.opts.Notifications(domain.ServerNotification{Server: server, Method: method, Params: raw})
+	}
+}
+
+// SetLogLevel sends logging/setLevel, so the server sends log messages of
+// level and above.
+func (s *session) SetLogLevel(ctx context.Context, level string) error {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	ex := &exchange{}
+	req := mcp.SetLevelRequest{}
+	req.Params.Level = mcp.LoggingLevel(level)
+	if err := s.client.SetLevel(withExchange(ctx, ex), req); err != nil {
+		return s.requestError(ctx, ex, fmt.Errorf("logging/setLevel: %w", err))
+	}
+	return nil
+}
+
+var _ domain.LogLeveler = (*session)(nil)
+
+// SubscribeResource sends resources/subscribe.
+func (s *session) SubscribeResource(ctx context.Context, uri string) error {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	ex := &exchange{}
+	req := mcp.SubscribeRequest{}
+	req.Params.URI = uri
+	if err := s.client.Subscribe(withExchange(ctx, ex), req); err != nil {
+		return s.requestError(ctx, ex, fmt.Errorf("resources/subscribe: %w", err))
+	}
+	return nil
+}
+
+// UnsubscribeResource sends resources/unsubscribe.
+func (s *session) UnsubscribeResource(ctx context.Context, uri string) error {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	ex := &exchange{}
+	req := mcp.UnsubscribeRequest{}
+	req.Params.URI = uri
+	if err := s.client.Unsubscribe(withExchange(ctx, ex), req); err != nil {
+		return s.requestError(ctx, ex, fmt.Errorf("resources/unsubscribe: %w", err))
+	}
+	return nil
+}
+
+var _ domain.ResourceSubscriber = (*session)(nil)

@@ -1,0 +1,176 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"maps"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/switchboard-mcp/switchboard/domain"
+)
+
+// heartbeat keeps a client's idle GET stream alive through proxies.
+const heartbeat = 25 * time.Second
+
+// endpoint is one MCP server clients connect to: the aggregated one
+// (server == "") or one server's, under its own names.
+type endpoint struct {
+	g       *Gateway
+	server  string
+	mcp     *server.MCPServer
+	http    *server.StreamableHTTPServer
+	handler http.Handler
+	cat     atomic.Pointer[domain.Catalogue] // the aggregated endpoint's routing table
+	logs    listeners                        // sessions that hear servers' log messages
+	subs    subscriptions                    // the resources sessions subscribed to
+
+	mu sync.Mutex // guards the fingerprints below
+	// What each list was last set to, by exposed name (or URI): mcp-go's
+	// Set* methods notify clients even when nothing changed, so they are
+	// called only when these differ.
+	tools, prompts, resources, templates map[string]string
+}
+
+func newEndpoint(g *Gateway, name string) *endpoint {
+	ep := &endpoint{g: g, server: name}
+	ep.cat.Store(domain.NewCatalogue(nil))
+	hooks := &server.Hooks{}
+	path := "/mcp"
+	if name != "" {
+		path += "/" + name
+	}
+	g.clients.hook(g, hooks, path)
+	addReadMetaHooks(hooks)
+	ep.addLogging(hooks)
+	ep.addSubscriptions(hooks)
+	if name == "" {
+		// A client may call a tool by its own name when only one server
+		// lists it; mcp-go looks names up before any handler runs, so the
+		// name is rewritten to the exposed one first.
+		hooks.AddBeforeCallTool(func(_ context.Context, _ any, req *mcp.CallToolRequest) {
+			if t, ok := ep.cat.Load().Tool(req.Params.Name); ok {
+				req.Params.Name = t.Name
+			}
+		})
+		hooks.AddBeforeGetPrompt(func(_ context.Context, _ any, req *mcp.GetPromptRequest) {
+			if p, ok := ep.cat.Load().Prompt(req.Params.Name); ok {
+				req.Params.Name = p.Name
+			}
+		})
+	}
+	title := "Switchboard"
+	if name != "" {
+		title = "Switchboard: " + name
+	}
+	ep.mcp = server.NewMCPServer("switchboard", g.opts.Version,
+		server.WithTitle(title),
+		server.WithToolCapabilities(true),
+		server.WithPromptCapabilities(true),
+		server.WithResourceCapabilities(true, true),
+		server.WithCompletions(),
+		server.WithLogging(),
+		server.WithPromptCompletionProvider(completer{ep}),
+		server.WithResourceCompletionProvider(completer{ep}),
+		server.WithHooks(hooks),
+		server.WithRecovery(),
+	)
+	ep.http = server.NewStreamableHTTPServer(ep.mcp,
+		server.WithHeartbeatInterval(heartbeat),
+		// The HTTP layer in front checks Host (against the configured
+		// addresses, not only loopback names) and Origin on every request.
+		server.WithDisableLocalhostProtection(true))
+	ep.handler = g.untilClosed(guardCancel(keepExtras(ep.http)))
+	return ep
+}
+
+// sync sets the endpoint's lists from the exposed servers, telling
+// clients only about lists that changed.
+func (ep *endpoint) sync(inputs []domain.CatalogueServer) {
+	if ep.server != "" {
+		var mine []domain.CatalogueServer
+		for _, in := range inputs {
+			if in.Status.ServerName == ep.server {
+				mine = append(mine, in)
+			}
+		}
+		inputs = mine
+	}
+	cat := domain.NewCatalogue(inputs)
+	var tools []server.ServerTool
+	var prompts []server.ServerPrompt
+	var resources []server.ServerResource
+	var templates []server.ServerResourceTemplate
+	toolPrints, promptPrints, resourcePrints, templatePrints := map[string]string{}, map[string]string{}, map[string]string{}, map[string]string{}
+	for _, t := range cat.Tools {
+		name := t.Name
+		if ep.server != "" {
+			name = t.Tool.Name
+		}
+		mt, err := exposeTool(name, t.Tool)
+		if err != nil {
+			ep.g.opts.Log.Warn("gateway leaves a tool out", "server", t.Server, "tool", t.Tool.Name, "error", err)
+			continue
+		}
+		toolPrints[name] = fingerprint(t.Server, t.Tool.Name, mt)
+		tools = append(tools, server.ServerTool{Tool: mt, Handler: ep.callTool(t.Server, t.Tool.Name)})
+	}
+	for _, p := range cat.Prompts {
+		name := p.Name
+		if ep.server != "" {
+			name = p.Prompt.Name
+		}
+		mp := exposePrompt(name, p.Prompt)
+		promptPrints[name] = fingerprint(p.Server, p.Prompt.Name, mp)
+		prompts = append(prompts, server.ServerPrompt{Prompt: mp, Handler: ep.getPrompt(p.Server, p.Prompt.Name)})
+	}
+	for _, r := range cat.Resources {
+		mr := exposeResource(r.Resource)
+		resourcePrints[r.Resource.URI] = fingerprint(r.Server, "", mr)
+		resources = append(resources, server.ServerResource{Resource: mr, Handler: ep.readResource(r.Server)})
+	}
+	for _, t := range cat.Templates {
+		mt, ok := exposeTemplate(t.Template)
+		if !ok {
+			ep.g.opts.Log.Warn("gateway leaves a resource template out", "server", t.Server, "template", t.Template.URITemplate)
+			continue
+		}
+		templatePrints[t.Template.URITemplate] = fingerprint(t.Server, "", mt)
+		templates = append(templates, server.ServerResourceTemplate{Template: mt, Handler: server.ResourceTemplateHandlerFunc(ep.readResource(t.Server))})
+	}
+
+	ep.mu.Lock()
+	defer ep.mu.Unlock()
+	ep.cat.Store(cat)
+	if ep.tools == nil || !maps.Equal(ep.tools, toolPrints) {
+		ep.mcp.SetTools(tools...)
+		ep.tools = toolPrints
+	}
+	if ep.prompts == nil || !maps.Equal(ep.prompts, promptPrints) {
+		ep.mcp.SetPrompts(prompts...)
+		ep.prompts = promptPrints
+	}
+	if ep.resources == nil || !maps.Equal(ep.resources, resourcePrints) {
+		ep.mcp.SetResources(resources...)
+		ep.resources = resourcePrints
+	}
+	if ep.templates == nil || !maps.Equal(ep.templates, templatePrints) {
+		ep.mcp.SetResourceTemplates(templates...)
+		ep.templates = templatePrints
+	}
+}
+
+// fingerprint is what a client sees of one entry plus where it routes,
+// so a change of either counts as a change of the list.
+func fingerprint(server, original string, v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		b = []byte(err.Error())
+	}
+	return server + "\x00" + original + "\x00" + string(b)
+}

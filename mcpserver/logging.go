@@ -1,0 +1,221 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/switchboard-mcp/switchboard/domain"
+)
+
+// levelOrder ranks the logging levels from most to least detailed.
+var levelOrder = []mcp.LoggingLevel{
+	mcp.LoggingLevelDebug, mcp.LoggingLevelInfo, mcp.LoggingLevelNotice, mcp.LoggingLevelWarning,
+	mcp.LoggingLevelError, mcp.LoggingLevelCritical, mcp.LoggingLevelAlert, mcp.LoggingLevelEmergency,
+}
+
+// listeners are the sessions of one endpoint that can receive log
+// messages, with the level each asked for (mcp-go filters by that level;
+// the gateway only needs it to choose the upstream level).
+type listeners struct {
+	mu       sync.Mutex // guards sessions and levels
+	sessions map[string]server.ClientSession
+	levels   map[string]mcp.LoggingLevel // only sessions that sent logging/setLevel
+}
+
+// addLogging makes ep pass servers' log messages to its sessions and
+// tell the servers the most detailed level its sessions asked for.
+func (ep *endpoint) addLogging(hooks *server.Hooks) {
+	ep.logs.sessions = map[string]server.ClientSession{}
+	ep.logs.levels = map[string]mcp.LoggingLevel{}
+	hooks.AddOnRegisterSession(func(_ context.Context, s server.ClientSession) {
+		ep.logs.mu.Lock()
+		defer ep.logs.mu.Unlock()
+		ep.logs.sessions[s.SessionID()] = s
+	})
+	hooks.AddOnUnregisterSession(func(_ context.Context, s server.ClientSession) {
+		ep.logs.mu.Lock()
+		delete(ep.logs.sessions, s.SessionID())
+		delete(ep.logs.levels, s.SessionID())
+		ep.logs.mu.Unlock()
+	})
+	hooks.AddAfterSetLevel(func(ctx context.Context, _ any, req *mcp.SetLevelRequest, _ *mcp.EmptyResult) {
+		s := server.ClientSessionFromContext(ctx)
+		if s == nil {
+			return
+		}
+		ep.logs.mu.Lock()
+		ep.logs.levels[s.SessionID()] = req.Params.Level
+		ep.logs.mu.Unlock()
+		ep.g.syncLogLevels(ctx, ep.server)
+	})
+}
+
+// mostDetailed returns the most detailed level any of the endpoint's
+// sessions asked for, or "" when none did.
+func (l *listeners) mostDetailed() mcp.LoggingLevel {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	best := -1
+	for _, lv := range l.levels {
+		for i, o := range levelOrder {
+			if o == lv && (best < 0 || i < best) {
+				best = i
+			}
+		}
+	}
+	if best < 0 {
+		return ""
+	}
+	return levelOrder[best]
+}
+
+// send passes one message to every session whose level lets it through.
+func (l *listeners) send(mcpSrv *server.MCPServer, level mcp.LoggingLevel, params map[string]any) {
+	l.mu.Lock()
+	var ids []string
+	for id, s := range l.sessions {
+		if sl, ok := s.(server.SessionWithLogging); ok && s.Initialized() && level.ShouldSendTo(sl.GetLogLevel()) {
+			ids = append(ids, id)
+		}
+	}
+	l.mu.Unlock()
+	for _, id := range ids {
+		_ = mcpSrv.SendNotificationToSpecificClient(id, string(mcp.MethodNotificationMessage), params)
+	}
+}
+
+// syncLogLevels asks each affected server for the most detailed level
+// any listener wants: those of its own endpoint and of the aggregated
+// one. changed is the endpoint whose sessions changed ("" is /mcp, which
+// listens to every server). A level is sent only when it changed.
+func (g *Gateway) syncLogLevels(ctx context.Context, changed string) {
+	g.mu.Lock()
+	var servers []string
+	if changed != "" {
+		servers = []string{changed}
+	} else {
+		for _, in := range g.inputs {
+			servers = append(servers, in.Status.ServerName)
+		}
+	}
+	eps := map[string]*endpoint{}
+	for _, s := range servers {
+		eps[s] = g.servers[s]
+	}
+	g.mu.Unlock()
+	agg := g.agg.logs.mostDetailed()
+	for _, s := range servers {
+		level := agg
+		if ep := eps[s]; ep != nil {
+			if own := ep.logs.mostDetailed(); own != "" && (level == "" || rank(own) < rank(level)) {
+				level = own
+			}
+		}
+		if level == "" {
+			continue
+		}
+		g.levelMu.Lock()
+		if g.upstreamLevels == nil {
+			g.upstreamLevels = map[string]mcp.LoggingLevel{}
+		}
+		same := g.upstreamLevels[s] == level
+		g.upstreamLevels[s] = level
+		g.levelMu.Unlock()
+		if same {
+			continue
+		}
+		if err := g.opts.Fleet.SetLogLevel(context.WithoutCancel(ctx), s, string(level)); err != nil {
+			g.opts.Log.Warn("gateway cannot set a server's log level", "server", s, "level", level, "error", err)
+			g.levelMu.Lock()
+			delete(g.upstreamLevels, s)
+			g.levelMu.Unlock()
+		}
+	}
+}
+
+func rank(l mcp.LoggingLevel) int {
+	for i, o := range levelOrder {
+		if o == l {
+			return i
+		}
+	}
+	return len(levelOrder)
+}
+
+// forwardMessages passes every server's log messages to the sessions of
+// its endpoint and of the aggregated one (there with the server's name
+// leading the logger, so a client can tell servers apart), and its
+// resource updates to the sessions subscribed to them. It returns when
+// ctx ends.
+func (g *Gateway) forwardMessages(ctx context.Context, feed *domain.ServerNotifications) {
+	sub := feed.Subscribe()
+	defer sub.Close()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case msg := <-sub.C():
+			switch msg.Method {
+			case domain.NotifyMessage:
+				g.forwardMessage(msg)
+			case domain.NotifyResourceUpdated:
+				g.forwardUpdate(msg)
+			}
+		}
+	}
+}
+
+func (g *Gateway) forwardMessage(msg domain.ServerNotification) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(msg.Params, &fields); err != nil {
+		return
+	}
+	var level mcp.LoggingLevel
+	if err := json.Unmarshal(fields["level"], &level); err != nil {
+		return
+	}
+	own := make(map[string]any, len(fields))
+	for k, v := range fields {
+		own[k] = v
+	}
+	g.mu.Lock()
+	exposed := g.exposed[msg.Server]
+	ep := g.servers[msg.Server]
+	g.mu.Unlock()
+	if ep != nil {
+		ep.logs.send(ep.mcp, level, own)
+	}
+	if !exposed {
+		return
+	}
+	logger := msg.Server
+	var upstream string
+	if json.Unmarshal(fields["logger"], &upstream) == nil && upstream != "" {
+		logger += "/" + upstream
+	}
+	agg := make(map[string]any, len(own)+1)
+	for k, v := range own {
+		agg[k] = v
+	}
+	agg["logger"] = logger
+	g.agg.logs.send(g.agg.mcp, level, agg)
+}
+
+// relevel asks servers that became exposed (connected again, perhaps
+// with a fresh session that forgot its level) for the level listeners
+// want.
+func (g *Gateway) relevel(prev, next map[string]bool) {
+	for s := range next {
+		if prev[s] {
+			continue
+		}
+		g.levelMu.Lock()
+		delete(g.upstreamLevels, s)
+		g.levelMu.Unlock()
+		go g.syncLogLevels(context.Background(), s)
+	}
+}
