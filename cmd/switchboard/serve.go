@@ -343,7 +343,9 @@ func loadSources(ctx context.Context, cfg serveConfig, getenv func(string) strin
 	if err != nil {
 		return sources{}, err
 	}
-	src := sources{servers: d.servers, demo: d}
+	// The demo's stdio servers run in the user's home like any user
+	// server without cwd, never where Switchboard was started.
+	src := sources{servers: domain.WithBaseDir(d.servers, userHome(getenv)), demo: d}
 	if !cfg.demo {
 		src.missingPath = path
 	}

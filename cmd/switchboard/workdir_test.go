@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -102,5 +103,34 @@ func TestSettingsWorkDirDefaults(t *testing.T) {
 	}
 	if len(loaded.Servers) != len(want) {
 		t.Errorf("got %d servers, want %d", len(loaded.Servers), len(want))
+	}
+}
+
+// The demo's stdio servers, like a user's, run in the user's home.
+func TestDemoStdioServersRunInHome(t *testing.T) {
+	home := t.TempDir()
+	getenv := func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	}
+	src, err := loadSources(t.Context(), serveConfig{demo: true}, getenv, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.demo.stop()
+	var stdio int
+	for _, s := range src.servers {
+		if s.Transport != domain.TransportStdio {
+			continue
+		}
+		stdio++
+		if s.WorkDir() != home {
+			t.Errorf("demo server %s runs in %q, want the home %q", s.Name, s.WorkDir(), home)
+		}
+	}
+	if stdio == 0 {
+		t.Fatal("the demo has no stdio server to check")
 	}
 }
