@@ -213,8 +213,9 @@ func firstLine(s string) string {
 
 // compareTools reports every way Switchboard's list of a server's tools
 // differs from the list the server sent: names and order first, then each
-// tool's canonical JSON. Only riskTier, the one field Switchboard adds by
-// design, is left out of its side.
+// tool's canonical JSON. Only the fields Switchboard adds by design
+// (riskTier, and the policy in effect with whether the tool is annotated)
+// are left out of its side.
 func compareTools(t *testing.T, server string, direct []json.RawMessage, sb []map[string]json.RawMessage) {
 	t.Helper()
 	var dNames, sNames []string
@@ -238,6 +239,8 @@ func compareTools(t *testing.T, server string, direct []json.RawMessage, sb []ma
 	for i := range direct {
 		tl := sb[i]
 		delete(tl, "riskTier")
+		delete(tl, "policy")
+		delete(tl, "annotated")
 		raw, err := json.Marshal(tl)
 		if err != nil {
 			t.Fatal(err)
