@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -45,17 +46,18 @@ func (ep *endpoint) callTool(srv, tool string) server.ToolHandlerFunc {
 			Scope: g.opts.Scope, Server: srv, Tool: tool, Arguments: args,
 			Source: domain.SourceGateway, Client: g.clientIdentity(ctx), Forwarded: true,
 		}
-		var stop func()
 		if req.Params.Meta != nil && req.Params.Meta.ProgressToken != nil {
-			var started func(id string)
-			started, stop = g.forwardProgress(ctx, req.Params.Meta.ProgressToken)
-			defer stop()
+			started, stop := g.forwardProgress(ctx, req.Params.Meta.ProgressToken)
 			inv, err := g.opts.Invocations.Start(ctx, call)
 			if err != nil {
+				stop(false)
 				return g.refused(srv, tool, err), nil
 			}
 			started(inv.ID)
 			inv, err = g.opts.Invocations.Await(ctx, g.opts.Scope, inv.ID)
+			// A call still held for approval goes on without this client,
+			// which is answered now: the relay must not wait for its end.
+			stop(inv.Status.Final())
 			return g.answerTo(ctx, srv, tool, inv, err), nil
 		}
 		inv, err := g.opts.Invocations.Call(ctx, call)
@@ -109,11 +111,13 @@ func (g *Gateway) answer(srv, tool string, inv domain.Invocation, err error) *mc
 
 // forwardProgress relays the progress the invocation service records for
 // one call to the client's progress token, from the feed every change is
-// published to. started names the call once it exists. stop waits until
-// the relay has seen the call end (the feed never drops a status, and the
-// final snapshot carries the last progress), so no progress is lost to a
-// race with the result, and then ends the relay.
-func (g *Gateway) forwardProgress(ctx context.Context, token mcp.ProgressToken) (started func(string), stop func()) {
+// published to. started names the call once it exists. stop(true), for a
+// call that has ended, waits until the relay has seen it end (the feed
+// never drops a status, and the final snapshot carries the last progress),
+// so no progress is lost to a race with the result; stop(false), for one
+// that goes on without the client (held for approval), does not wait.
+// Either way it then ends the relay.
+func (g *Gateway) forwardProgress(ctx context.Context, token mcp.ProgressToken) (started func(string), stop func(final bool)) {
 	srv := server.ServerFromContext(ctx)
 	sub := g.opts.Invocations.Feed().Subscribe(g.opts.Scope)
 	idc := make(chan string, 1)
@@ -129,6 +133,12 @@ func (g *Gateway) forwardProgress(ctx context.Context, token mcp.ProgressToken) 
 			return
 		}
 		var last *domain.Progress
+		var stopWaiting func() // ends the keep-alive of a call held for approval
+		defer func() {
+			if stopWaiting != nil {
+				stopWaiting()
+			}
+		}()
 		for {
 			invs, err := sub.Next(ctx)
 			if err != nil {
@@ -137,6 +147,14 @@ func (g *Gateway) forwardProgress(ctx context.Context, token mcp.ProgressToken) 
 			for _, inv := range invs {
 				if inv.ID != id {
 					continue
+				}
+				held := inv.Status == domain.InvocationAwaitingApproval
+				switch {
+				case held && stopWaiting == nil:
+					stopWaiting = g.keepWaiting(ctx, srv, token)
+				case !held && stopWaiting != nil:
+					stopWaiting()
+					stopWaiting = nil
 				}
 				if p := inv.Progress; p != nil && (last == nil || *last != *p) {
 					last = p
@@ -159,8 +177,8 @@ func (g *Gateway) forwardProgress(ctx context.Context, token mcp.ProgressToken) 
 		}
 	}()
 	var once bool
-	return func(id string) { once = true; idc <- id }, func() {
-		if once {
+	return func(id string) { once = true; idc <- id }, func(final bool) {
+		if once && final {
 			select {
 			case <-ended:
 			case <-ctx.Done():
@@ -169,6 +187,46 @@ func (g *Gateway) forwardProgress(ctx context.Context, token mcp.ProgressToken) 
 		cancel()
 		<-done
 		sub.Close()
+	}
+}
+
+// approvalKeepAlive is how often a client whose call awaits a person's
+// approval hears that it still does: clients give up on a call that has
+// been silent for about a minute, and any progress resets their clock.
+const approvalKeepAlive = 10 * time.Second
+
+// waitingStep is the progress of each keep-alive: tiny and growing, so the
+// values a client sees still increase when the server's own progress
+// follows, as MCP requires, without claiming any real part of the work.
+const waitingStep = 1e-6
+
+// keepWaiting tells the client at once, and then every approvalKeepAlive,
+// that its call is waiting for approval in Switchboard, until the returned
+// stop is called or ctx ends.
+func (g *Gateway) keepWaiting(ctx context.Context, srv *server.MCPServer, token mcp.ProgressToken) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for n := 1; ; n++ {
+			if srv != nil {
+				_ = srv.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), map[string]any{
+					"progressToken": token, "progress": float64(n) * waitingStep,
+					"message": "waiting for approval in Switchboard",
+				})
+			}
+			t := g.opts.Clock.NewTimer(approvalKeepAlive)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return
+			case <-t.C():
+			}
+		}
+	}()
+	return func() {
+		cancel()
+		<-done
 	}
 }
 

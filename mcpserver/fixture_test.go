@@ -44,6 +44,13 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
+	return newFixtureWith(t, nil)
+}
+
+// newFixtureWith is newFixture with the invocation service's options
+// adjusted by tune (policies, the approval hold).
+func newFixtureWith(t *testing.T, tune func(*domain.InvocationsOptions)) *fixture {
+	t.Helper()
 	f := &fixture{
 		conn:       domaintest.NewConnector(),
 		clock:      domaintest.NewClock(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)),
@@ -54,7 +61,11 @@ func newFixture(t *testing.T) *fixture {
 		Connector: f.conn, Store: domaintest.NewStore(), Scope: scope,
 		Clock: f.fleetClock, Rand: func() float64 { return 0 },
 	}})
-	f.inv = domain.NewInvocations(domain.InvocationsOptions{Caller: f.fleet, Catalog: f.fleet, Store: f.store})
+	invOpts := domain.InvocationsOptions{Caller: f.fleet, Catalog: f.fleet, Store: f.store}
+	if tune != nil {
+		tune(&invOpts)
+	}
+	f.inv = domain.NewInvocations(invOpts)
 	f.gateway = mcpserver.New(mcpserver.Options{Fleet: f.fleet, Invocations: f.inv, Scope: scope, Clock: f.clock, Version: "test"})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", f.gateway.Aggregated())
