@@ -30,7 +30,12 @@ type endpoint struct {
 	logs    listeners                        // sessions that hear servers' log messages
 	subs    subscriptions                    // the resources sessions subscribed to
 
-	mu sync.Mutex // guards the fingerprints below
+	mu sync.Mutex // guards next and the fingerprints below
+	// next is closed at the next sync, waking calls that wait for a name
+	// to be listed (see awaitListed).
+	next chan struct{}
+	// waiting counts the calls awaitListed holds, for tests to see.
+	waiting atomic.Int32
 	// What each list was last set to, by exposed name (or URI): mcp-go's
 	// Set* methods notify clients even when nothing changed, so they are
 	// called only when these differ.
@@ -49,21 +54,22 @@ func newEndpoint(g *Gateway, name string) *endpoint {
 	addReadMetaHooks(hooks)
 	ep.addLogging(hooks)
 	ep.addSubscriptions(hooks)
-	if name == "" {
-		// A client may call a tool by its own name when only one server
-		// lists it; mcp-go looks names up before any handler runs, so the
-		// name is rewritten to the exposed one first.
-		hooks.AddBeforeCallTool(func(_ context.Context, _ any, req *mcp.CallToolRequest) {
-			if t, ok := ep.cat.Load().Tool(req.Params.Name); ok {
-				req.Params.Name = t.Name
-			}
-		})
-		hooks.AddBeforeGetPrompt(func(_ context.Context, _ any, req *mcp.GetPromptRequest) {
-			if p, ok := ep.cat.Load().Prompt(req.Params.Name); ok {
-				req.Params.Name = p.Name
-			}
-		})
-	}
+	// A call to a name nobody lists yet waits while servers make their
+	// first connection. A client may also call a tool by its own name when
+	// only one server lists it; mcp-go looks names up before any handler
+	// runs, so on /mcp the name is rewritten to the exposed one first.
+	hooks.AddBeforeCallTool(func(ctx context.Context, _ any, req *mcp.CallToolRequest) {
+		ep.awaitListed(ctx, func(c *domain.Catalogue) bool { _, ok := c.Tool(req.Params.Name); return ok })
+		if t, ok := ep.cat.Load().Tool(req.Params.Name); ok && name == "" {
+			req.Params.Name = t.Name
+		}
+	})
+	hooks.AddBeforeGetPrompt(func(ctx context.Context, _ any, req *mcp.GetPromptRequest) {
+		ep.awaitListed(ctx, func(c *domain.Catalogue) bool { _, ok := c.Prompt(req.Params.Name); return ok })
+		if p, ok := ep.cat.Load().Prompt(req.Params.Name); ok && name == "" {
+			req.Params.Name = p.Name
+		}
+	})
 	title := "Switchboard"
 	if name != "" {
 		title = "Switchboard: " + name
@@ -147,6 +153,7 @@ func (ep *endpoint) sync(inputs []domain.CatalogueServer) {
 	ep.mu.Lock()
 	defer ep.mu.Unlock()
 	ep.cat.Store(cat)
+	defer ep.announce() // once mcp-go has the lists too
 	if ep.tools == nil || !maps.Equal(ep.tools, toolPrints) {
 		ep.mcp.SetTools(tools...)
 		ep.tools = toolPrints
