@@ -233,14 +233,7 @@ func (c *call) end(ctx context.Context, to InvocationStatus, code, msg string) {
 	c.inv.ErrorCode, c.inv.Error = code, msg
 	inv := c.inv
 	c.mu.Unlock()
-	rec := AuditRecord{InvocationID: inv.ID, Scope: inv.Scope, ServerName: inv.ServerName, Tool: inv.Tool,
-		ArgsSHA256: ArgumentsHash(inv.Arguments), StartedAt: inv.StartedAt, EndedAt: inv.EndedAt, Outcome: to}
-	if err := s.opts.Store.AppendAudit(ctx, rec); err != nil {
-		s.opts.Log.Error("append audit record", "invocation", inv.ID, "error", err)
-	}
-	if err := c.save(ctx); err != nil {
-		s.opts.Log.Error("save invocation", "invocation", inv.ID, "error", err)
-	}
+	c.record(ctx, inv, to)
 	s.opts.Log.Info("tool call finished", "server", inv.ServerName, "tool", inv.Tool, "invocation", inv.ID,
 		"status", string(to), "error_code", code)
 }

@@ -174,8 +174,16 @@ func (c *call) finish(ctx context.Context, result json.RawMessage, callErr error
 	}
 	inv := c.inv
 	c.mu.Unlock()
-	// The audit row is written before the end is published, so anyone who
-	// sees the call finished can find its trace.
+	c.record(ctx, inv, to)
+	s.opts.Log.Info("tool call finished", "server", inv.ServerName, "tool", inv.Tool, "invocation", inv.ID,
+		"status", string(to), "duration", inv.EndedAt.Sub(inv.StartedAt).Round(time.Millisecond).String())
+}
+
+// record writes the audit row of inv, which ended as to, and then stores
+// and publishes its final state: the audit row comes first, so anyone who
+// sees the call finished can find its trace.
+func (c *call) record(ctx context.Context, inv Invocation, to InvocationStatus) {
+	s := c.svc
 	rec := AuditRecord{InvocationID: inv.ID, Scope: inv.Scope, ServerName: inv.ServerName, Tool: inv.Tool,
 		ArgsSHA256: ArgumentsHash(inv.Arguments), StartedAt: inv.StartedAt, EndedAt: inv.EndedAt, Outcome: to}
 	if err := s.opts.Store.AppendAudit(ctx, rec); err != nil {
@@ -184,8 +192,6 @@ func (c *call) finish(ctx context.Context, result json.RawMessage, callErr error
 	if err := c.save(ctx); err != nil {
 		s.opts.Log.Error("save invocation", "invocation", inv.ID, "error", err)
 	}
-	s.opts.Log.Info("tool call finished", "server", inv.ServerName, "tool", inv.Tool, "invocation", inv.ID,
-		"status", string(to), "duration", inv.EndedAt.Sub(inv.StartedAt).Round(time.Millisecond).String())
 }
 
 func resultIsError(result json.RawMessage) bool {
