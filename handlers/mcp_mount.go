@@ -60,11 +60,24 @@ func (m *mcpMount) checkOrigin(c echo.Context) error {
 	return nil
 }
 
+// MaxMCPRequestBytes bounds one message an AI client posts to an MCP
+// endpoint: mcp-go reads a request body whole, and arguments as large as
+// the biggest message a server may send are already generous.
+const MaxMCPRequestBytes = 32 << 20
+
+// bounded caps the request body at MaxMCPRequestBytes; a larger one fails
+// to read, and mcp-go answers it as a parse error.
+func bounded(c echo.Context) *http.Request {
+	req := c.Request()
+	req.Body = http.MaxBytesReader(c.Response(), req.Body, MaxMCPRequestBytes)
+	return req
+}
+
 func (m *mcpMount) aggregated(c echo.Context) error {
 	if err := m.checkOrigin(c); err != nil {
 		return err
 	}
-	m.gateway.Aggregated().ServeHTTP(c.Response(), c.Request())
+	m.gateway.Aggregated().ServeHTTP(c.Response(), bounded(c))
 	return nil
 }
 
@@ -80,6 +93,6 @@ func (m *mcpMount) server(c echo.Context) error {
 	if !ok {
 		return &apiError{http.StatusNotFound, "not_found", fmt.Sprintf("no server is named %q", name)}
 	}
-	h.ServeHTTP(c.Response(), c.Request())
+	h.ServeHTTP(c.Response(), bounded(c))
 	return nil
 }

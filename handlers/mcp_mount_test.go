@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -79,4 +80,52 @@ func TestMCPMount(t *testing.T) {
 			}
 		})
 	}
+}
+
+// readingGateway's endpoints read the whole body, as mcp-go does, and say
+// how much they got or why they could not.
+type readingGateway struct{ fakeGateway }
+
+func (readingGateway) Aggregated() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n, err := io.Copy(io.Discard, r.Body)
+		if err != nil {
+			http.Error(w, "too large", http.StatusRequestEntityTooLarge)
+			return
+		}
+		_, _ = io.WriteString(w, strconv.FormatInt(n, 10))
+	})
+}
+
+// An AI client's message is read up to MaxMCPRequestBytes and no further.
+func TestMCPRequestBodyIsBounded(t *testing.T) {
+	f := newFixture(t, func(o *handlers.Options) { o.Gateway = readingGateway{} })
+	for _, tc := range []struct {
+		size int64
+		want int
+	}{
+		{handlers.MaxMCPRequestBytes, http.StatusOK},
+		{handlers.MaxMCPRequestBytes + 1, http.StatusRequestEntityTooLarge},
+	} {
+		body := io.LimitReader(zeros{}, tc.size)
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, f.srv.URL+"/mcp", body)
+		req.Header.Set("Authorization", "Bearer "+fixtureToken)
+		res, err := (&http.Client{}).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != tc.want {
+			t.Errorf("%d bytes: got %d %s, want %d", tc.size, res.StatusCode, b, tc.want)
+		}
+	}
+}
+
+// zeros is an endless stream of zero bytes.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
 }

@@ -108,7 +108,8 @@ func runConnect(ctx context.Context, args []string, getenv func(string) string, 
 		return nil
 	}
 	entry := client.Entry(target)
-	old, err := os.ReadFile(path)
+	// The client's file is read like a settings file: regular, bounded.
+	old, err := settingsfile.ReadRegular("client config file", path, settingsfile.MaxFileSize)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("connect: %w", err)
 	}
@@ -338,7 +339,7 @@ func undoConnect(path string, stdout io.Writer) error {
 	}
 	slices.Sort(backups)
 	newest := backups[len(backups)-1]
-	data, err := os.ReadFile(newest)
+	data, err := settingsfile.ReadRegular("backup", newest, settingsfile.MaxFileSize)
 	if err != nil {
 		return fmt.Errorf("connect: %w", err)
 	}
