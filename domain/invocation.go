@@ -84,8 +84,11 @@ type Invocation struct {
 	Task *TaskState
 	// Source is where the call came from (SourceDashboard, SourceAPI,
 	// SourceGateway) and Client, for gateway calls, which AI client made it.
-	Source   string
-	Client   ClientIdentity
+	Source string
+	Client ClientIdentity
+	// Asks are the requests the server made while the call ran
+	// (elicitation, sampling, roots) and how each ended.
+	Asks     []AskRecord
 	Status   InvocationStatus
 	Progress *Progress
 	// Result is the MCP CallToolResult as JSON. When it was larger than the

@@ -17,6 +17,7 @@ type call struct {
 	svc    *Invocations
 	done   chan struct{} // closed once the final state is stored
 	asTask bool          // send as a task and poll it (runTask)
+	asker  Asker         // answers the server's requests during the call; may be nil
 	// ask holds the call for a person's approval before it is sent.
 	ask       bool
 	decisions chan decision // a person's approve or deny; holds at most one
@@ -98,7 +99,7 @@ func (c *call) run() {
 		c.finish(bg, nil, err)
 		return
 	}
-	ctx, cancel := context.WithTimeout(bg, timeout)
+	ctx, cancel := context.WithTimeout(WithAsker(bg, recordingAsker{c: c, inner: c.asker}), timeout)
 	defer cancel()
 	c.mu.Lock()
 	c.cancel = cancel

@@ -123,6 +123,10 @@ type CallRequest struct {
 	Source string
 	// Client identifies the AI client of a gateway call.
 	Client ClientIdentity
+	// Asker answers the requests the server sends while the call runs
+	// (elicitation, sampling, roots) for whoever made it; nil for calls
+	// nobody can be asked about.
+	Asker Asker
 }
 
 // Start checks the server's state, the tool and its arguments, records the
@@ -183,7 +187,7 @@ func (s *Invocations) start(ctx context.Context, req CallRequest, inherited []st
 		Status: InvocationPending, RetryOf: req.RetryOf, StartedAt: s.opts.Clock.Now(),
 		Source: req.Source, Client: req.Client,
 	}
-	c := &call{svc: s, inv: inv, asTask: runsAsTask(tool, req.AsTask), done: make(chan struct{}),
+	c := &call{svc: s, inv: inv, asker: req.Asker, asTask: runsAsTask(tool, req.AsTask), done: make(chan struct{}),
 		ask: ask, decisions: make(chan decision, 1), held: make(chan struct{})}
 	// The call is known in memory before anyone can see it stored, so a
 	// Cancel never takes it for one a stopped process left behind.

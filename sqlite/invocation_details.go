@@ -14,6 +14,14 @@ type detailsJSON struct {
 	Defaults []string        `json:"defaults,omitempty"`
 	Mismatch []violationJSON `json:"mismatch,omitempty"`
 	Task     *taskJSON       `json:"task,omitempty"`
+	Asks     []askJSON       `json:"asks,omitempty"`
+}
+
+type askJSON struct {
+	Method  string `json:"method"`
+	AtMs    int64  `json:"atMs"`
+	Outcome string `json:"outcome"`
+	Detail  string `json:"detail,omitempty"`
 }
 
 type violationJSON struct {
@@ -32,7 +40,7 @@ type taskJSON struct {
 // encodeDetails returns the column's value: NULL when there is nothing to
 // keep.
 func encodeDetails(inv domain.Invocation) (any, error) {
-	if len(inv.Defaults) == 0 && len(inv.Mismatch) == 0 && inv.Task == nil {
+	if len(inv.Defaults) == 0 && len(inv.Mismatch) == 0 && inv.Task == nil && len(inv.Asks) == 0 {
 		return nil, nil
 	}
 	d := detailsJSON{Defaults: inv.Defaults}
@@ -45,6 +53,9 @@ func encodeDetails(inv domain.Invocation) (any, error) {
 		if !t.UpdatedAt.IsZero() {
 			d.Task.UpdatedAtMs = t.UpdatedAt.UnixMilli()
 		}
+	}
+	for _, a := range inv.Asks {
+		d.Asks = append(d.Asks, askJSON{Method: a.Method, AtMs: a.At.UnixMilli(), Outcome: a.Outcome, Detail: a.Detail})
 	}
 	b, err := json.Marshal(d)
 	if err != nil {
@@ -69,6 +80,9 @@ func decodeDetails(raw string, inv *domain.Invocation) error {
 		if t.UpdatedAtMs != 0 {
 			inv.Task.UpdatedAt = time.UnixMilli(t.UpdatedAtMs)
 		}
+	}
+	for _, a := range d.Asks {
+		inv.Asks = append(inv.Asks, domain.AskRecord{Method: a.Method, At: time.UnixMilli(a.AtMs), Outcome: a.Outcome, Detail: a.Detail})
 	}
 	return nil
 }

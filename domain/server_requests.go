@@ -1,0 +1,118 @@
+package domain
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// The requests a server may send its client while one of its tools runs.
+// They are answered for the one who made the call, never for anyone else.
+const (
+	MethodElicit = "elicitation/create"
+	MethodSample = "sampling/createMessage"
+	MethodRoots  = "roots/list"
+)
+
+// ServerRequest is a request a server sent its client during a call, with
+// its params exactly as the server sent them, so that what reaches the
+// client (or a person) is what the server asked.
+type ServerRequest struct {
+	Server string
+	Method string
+	Params json.RawMessage
+}
+
+// Asker puts a server's request to whoever made the call: the AI client
+// of a gateway call (as a request on its session, or as an input_required
+// result it answers by retrying), or, later, a person in the dashboard.
+type Asker interface {
+	// Ask returns the result exactly as the answerer gave it. An error
+	// wrapping ErrNotAsked means the request never reached anyone (the
+	// client did not declare the capability, or has gone), so the caller
+	// answers the server in its stead; any other error is the answerer's
+	// own failure and goes back to the server as it is.
+	Ask(ctx context.Context, req ServerRequest) (json.RawMessage, error)
+}
+
+// ErrNotAsked is wrapped by an Asker that could not put a request to
+// anyone; the error's text says why, for the server and the card.
+var ErrNotAsked = errors.New("nobody could be asked")
+
+type askerKey struct{}
+
+// WithAsker makes ctx carry the Asker of the call it belongs to, so the
+// adapter that receives a server's request during that call can route it
+// back to whoever made the call.
+func WithAsker(ctx context.Context, a Asker) context.Context {
+	return context.WithValue(ctx, askerKey{}, a)
+}
+
+// AskerFrom is the Asker ctx carries, or nil.
+func AskerFrom(ctx context.Context) Asker {
+	a, _ := ctx.Value(askerKey{}).(Asker)
+	return a
+}
+
+// AskRecord is one request a server made during a call, kept on the
+// invocation so the card shows that the server asked and how it ended.
+type AskRecord struct {
+	Method  string
+	At      time.Time
+	Outcome string // AskAnswered, AskNotAsked or AskFailed
+	Detail  string // why it was not asked, or how it failed
+}
+
+// Outcomes of an AskRecord.
+const (
+	AskAnswered = "answered"
+	AskNotAsked = "not_asked"
+	AskFailed   = "failed"
+)
+
+// maxAsks bounds the records one invocation keeps: a server may ask as
+// often as it likes, the card needs only the first few.
+const maxAsks = 20
+
+// recordingAsker records every request on the call's card and passes it
+// to the call's own Asker; a call with none (a person's Run, an API call)
+// answers ErrNotAsked until the dashboard can ask a person.
+type recordingAsker struct {
+	c     *call
+	inner Asker
+}
+
+func (r recordingAsker) Ask(ctx context.Context, req ServerRequest) (json.RawMessage, error) {
+	var (
+		res json.RawMessage
+		err error
+	)
+	if r.inner != nil {
+		res, err = r.inner.Ask(ctx, req)
+	} else {
+		err = fmt.Errorf("%w: the call was made in Switchboard, which cannot answer a server's %s yet", ErrNotAsked, req.Method)
+	}
+	rec := AskRecord{Method: req.Method, At: r.c.svc.opts.Clock.Now(), Outcome: AskAnswered}
+	switch {
+	case errors.Is(err, ErrNotAsked):
+		rec.Outcome, rec.Detail = AskNotAsked, err.Error()
+	case err != nil:
+		rec.Outcome, rec.Detail = AskFailed, err.Error()
+	}
+	r.c.addAsk(rec)
+	return res, err
+}
+
+// addAsk keeps rec on the card and publishes the change, like progress.
+func (c *call) addAsk(rec AskRecord) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.inv.Asks) >= maxAsks {
+		return
+	}
+	c.inv.Asks = append(c.inv.Asks, rec)
+	inv := c.svc.opts.Feed.publish(c.inv)
+	c.inv.Version = inv.Version
+}
