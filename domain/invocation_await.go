@@ -2,6 +2,7 @@ package domain
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 )
 
@@ -14,6 +15,36 @@ func (s *Invocations) Call(ctx context.Context, req CallRequest) (Invocation, er
 		return Invocation{}, err
 	}
 	return s.Await(ctx, req.Scope, inv.ID)
+}
+
+// CallWhole is Call for a caller that passes the result on: it also
+// returns the result exactly as the server sent it, whole even when it was
+// larger than the store keeps (the invocation then holds the cut copy).
+func (s *Invocations) CallWhole(ctx context.Context, req CallRequest) (Invocation, json.RawMessage, error) {
+	inv, err := s.Start(ctx, req)
+	if err != nil {
+		return Invocation{}, nil, err
+	}
+	return s.AwaitWhole(ctx, req.Scope, inv.ID)
+}
+
+// AwaitWhole is Await that also returns the whole result, as CallWhole
+// does. A call that ended before the wait began has only the stored copy.
+func (s *Invocations) AwaitWhole(ctx context.Context, scope Scope, id string) (Invocation, json.RawMessage, error) {
+	s.mu.Lock()
+	c, ok := s.running[id]
+	s.mu.Unlock()
+	inv, err := s.Await(ctx, scope, id)
+	if err != nil || !ok || !inv.Status.Final() {
+		return inv, inv.Result, err
+	}
+	c.mu.Lock()
+	whole := c.whole
+	c.mu.Unlock()
+	if whole == nil {
+		whole = inv.Result
+	}
+	return inv, whole, nil
 }
 
 // Await waits until the invocation is final. When ctx ends first the call

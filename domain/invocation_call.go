@@ -23,8 +23,12 @@ type call struct {
 	decisions chan decision // a person's approve or deny; holds at most one
 	held      chan struct{} // closed when the hold limit passes while awaiting approval
 
-	mu        sync.Mutex // guards inv, cancel, cancelled and decided
-	inv       Invocation
+	mu  sync.Mutex // guards inv, whole, cancel, cancelled and decided
+	inv Invocation
+	// whole is the result as the server sent it when the stored one was
+	// cut to the cap: a gateway client waiting on the call still gets all
+	// of it, as it would calling the server directly.
+	whole     json.RawMessage
 	cancel    context.CancelFunc
 	cancelled bool
 	decided   bool
@@ -172,6 +176,9 @@ func (c *call) finish(ctx context.Context, result json.RawMessage, callErr error
 	if len(result) > 0 {
 		c.inv.ResultSize = int64(len(result))
 		c.inv.Result, c.inv.Truncated = capResult(result, s.opts.MaxResultBytes)
+		if c.inv.Truncated {
+			c.whole = result
+		}
 	}
 	inv := c.inv
 	c.mu.Unlock()

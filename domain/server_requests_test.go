@@ -88,3 +88,33 @@ func TestServerRequestFailureIsRecorded(t *testing.T) {
 		t.Errorf("asks %+v; want one failed with the client's error", inv.Asks)
 	}
 }
+
+// A result larger than the store keeps is cut on the card, but a caller
+// that passes it on (the gateway) gets it whole.
+func TestCallWholeReturnsTheUncutResult(t *testing.T) {
+	ir := newInvRig(t, nil)
+	ir.svc = domain.NewInvocations(domain.InvocationsOptions{Caller: ir.fleet, Catalog: ir.fleet, Store: ir.store,
+		Clock: ir.clock, MaxResultBytes: 1024})
+	t.Cleanup(func() { _ = ir.svc.Close(context.Background()) })
+	big := strings.Repeat("x", 4096)
+	ir.sess.OnCall(func(context.Context, string, json.RawMessage, func(domain.Progress)) (json.RawMessage, error) {
+		return json.RawMessage(`{"content":[{"type":"text","text":"` + big + `"}]}`), nil
+	})
+	inv, whole, err := ir.svc.CallWhole(context.Background(), domain.CallRequest{Scope: ir.scope, Server: "srv", Tool: "slow"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !inv.Truncated || len(inv.Result) > 1024 {
+		t.Errorf("stored result %d bytes, truncated %v; want cut to the cap", len(inv.Result), inv.Truncated)
+	}
+	if !strings.Contains(string(whole), big) {
+		t.Errorf("whole result is %d bytes; want the server's %d", len(whole), len(big))
+	}
+	ir.sess.OnCall(func(context.Context, string, json.RawMessage, func(domain.Progress)) (json.RawMessage, error) {
+		return json.RawMessage(`{"content":[]}`), nil
+	})
+	small, whole, err := ir.svc.CallWhole(context.Background(), domain.CallRequest{Scope: ir.scope, Server: "srv", Tool: "slow"})
+	if err != nil || small.Truncated || string(whole) != string(small.Result) {
+		t.Errorf("small result: %v, truncated %v, whole %s vs stored %s", err, small.Truncated, whole, small.Result)
+	}
+}
