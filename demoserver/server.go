@@ -1,7 +1,9 @@
 // Package demoserver is Switchboard's built-in MCP server. It exists so that a
 // fresh install has something real to supervise and so that tests have a peer
 // that returns every kind of MCP result content: text, image, audio, resource
-// links, embedded resources, structured content, tool errors and progress.
+// links, embedded resources, structured content, tool errors and progress,
+// and that asks its client things while a tool runs (elicitation, sampling,
+// roots).
 package demoserver
 
 import (
@@ -79,6 +81,7 @@ func New(opts Options) *server.MCPServer {
 	d.addAnnotatedTools(s)
 	d.addProgressTools(s)
 	addDefaultsTool(s)
+	addAskTools(s)
 	d.addResources(s)
 	addPrompts(s)
 	return s

@@ -65,6 +65,9 @@ func TestToolsDeclareEveryHint(t *testing.T) {
 		{"delete_note", hints{destructive: true, idempotent: true}},
 		{"fetch_url_stub", hints{readOnly: true, openWorld: true}},
 		{"snapshot_settings", hints{readOnly: true, idempotent: true}},
+		{"confirm_action", hints{readOnly: true}},
+		{"ask_model", hints{readOnly: true}},
+		{"list_roots", hints{readOnly: true}},
 	}
 	tools := listTools(t, newClient(t))
 	if got, want := len(tools), len(tests); got != want {
@@ -116,6 +119,9 @@ func TestToolInputSchemas(t *testing.T) {
 		{"long_task", []string{"stepMillis", "steps"}, nil},
 		{"markdown_report", nil, nil},
 		{"snapshot_settings", []string{"scale", "zoom"}, []string{"scale"}},
+		{"confirm_action", []string{"action"}, nil},
+		{"ask_model", []string{"maxTokens", "question"}, []string{"question"}},
+		{"list_roots", nil, nil},
 	}
 	tools := listTools(t, newClient(t))
 	for _, tt := range tests {

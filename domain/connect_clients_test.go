@@ -2,6 +2,8 @@ package domain_test
 
 import (
 	"encoding/json"
+	"errors"
+	"path/filepath"
 	"testing"
 
 	"github.com/switchboard-mcp/switchboard/domain"
@@ -47,5 +49,21 @@ func TestConnectSnippets(t *testing.T) {
 	}
 	if len(domain.ConnectClients()) != 6 {
 		t.Errorf("got %d clients, want 6", len(domain.ConnectClients()))
+	}
+}
+
+func TestConnectClientConfigPath(t *testing.T) {
+	env := map[string]string{"HOME": "/home/a", "APPDATA": `C:\Users\a\AppData\Roaming`}
+	getenv := func(k string) string { return env[k] }
+	vs, _ := domain.FindConnectClient("vscode")
+	if got, _ := vs.ConfigPath("linux", getenv); got != filepath.FromSlash("/home/a/.config/Code/User/mcp.json") {
+		t.Errorf("vscode on linux: got %q", got)
+	}
+	cd, _ := domain.FindConnectClient("claude-desktop")
+	if _, err := cd.ConfigPath("linux", getenv); !errors.Is(err, domain.ErrNoClientConfig) {
+		t.Errorf("claude desktop on linux: got %v, want ErrNoClientConfig", err)
+	}
+	if _, err := vs.ConfigPath("linux", func(string) string { return "" }); !errors.Is(err, domain.ErrNoClientConfig) {
+		t.Errorf("no HOME: got %v, want ErrNoClientConfig", err)
 	}
 }

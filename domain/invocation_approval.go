@@ -58,16 +58,6 @@ type decision struct {
 	done    chan struct{}
 }
 
-// grantKey binds a late approval to the exact call it approved: the same
-// client token, server, tool and arguments.
-type grantKey struct {
-	scope    Scope
-	token    string
-	server   string
-	tool     string
-	argsHash string
-}
-
 // policy is the policy that applies to req's call of tool. A deny refuses
 // every path; a hidden tool does not exist for AI clients; ask only holds
 // gateway calls, since a person calling from the dashboard or the API has
@@ -91,23 +81,22 @@ func (s *Invocations) policy(ctx context.Context, req CallRequest, tool Tool) (P
 	return p, nil
 }
 
+// grantFor is the grant that would cover a call of tool on server by
+// the client with token, with args.
+func grantFor(scope Scope, token, server, tool string, args []byte) Grant {
+	return Grant{Scope: scope, Token: token, Server: server, Tool: tool, ArgsHash: ArgumentsHash(args)}
+}
+
 // takeGrant reports whether a late approval covers this call, and uses it
-// up: a grant runs one call.
-func (s *Invocations) takeGrant(req CallRequest, args []byte) bool {
-	k := grantKey{scope: req.Scope, token: req.Client.Token, server: req.Server, tool: req.Tool, argsHash: ArgumentsHash(args)}
-	now := s.opts.Clock.Now()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for g, until := range s.grants {
-		if !now.Before(until) {
-			delete(s.grants, g)
-		}
-	}
-	if _, ok := s.grants[k]; !ok {
+// up: a grant runs one call. A store that fails is taken as holding no
+// grant, so the call is asked about again rather than run unasked.
+func (s *Invocations) takeGrant(ctx context.Context, req CallRequest, args []byte) bool {
+	ok, err := s.opts.Grants.TakeGrant(ctx, grantFor(req.Scope, req.Client.Token, req.Server, req.Tool, args), s.opts.Clock.Now())
+	if err != nil {
+		s.opts.Log.Error("take approval grant", "server", req.Server, "tool", req.Tool, "error", err)
 		return false
 	}
-	delete(s.grants, k)
-	return true
+	return ok
 }
 
 // Approve lets a held call run. When its client already stopped waiting
@@ -189,7 +178,7 @@ func (c *call) awaitApproval(ctx context.Context) bool {
 				c.end(ctx, InvocationDenied, ErrorCodeDenied, DeniedMessage)
 				return false
 			case late:
-				s.grant(c.snapshot())
+				s.grant(ctx, c.snapshot())
 				c.end(ctx, InvocationCancelled, ErrorCodeApprovalExpired, ApprovedLateMessage)
 				return false
 			}
@@ -215,11 +204,14 @@ func (c *call) awaitApproval(ctx context.Context) bool {
 }
 
 // grant records a late approval of inv for its client's identical retry.
-func (s *Invocations) grant(inv Invocation) {
-	k := grantKey{scope: inv.Scope, token: inv.Client.Token, server: inv.ServerName, tool: inv.Tool, argsHash: ArgumentsHash(inv.Arguments)}
-	s.mu.Lock()
-	s.grants[k] = s.opts.Clock.Now().Add(GrantValidity)
-	s.mu.Unlock()
+// The client may be retrying already, so the grant is saved even when the
+// held call's context has ended.
+func (s *Invocations) grant(ctx context.Context, inv Invocation) {
+	g := grantFor(inv.Scope, inv.Client.Token, inv.ServerName, inv.Tool, inv.Arguments)
+	g.Expires = s.opts.Clock.Now().Add(GrantValidity)
+	if err := s.opts.Grants.AddGrant(context.WithoutCancel(ctx), g); err != nil {
+		s.opts.Log.Error("save approval grant", "invocation", inv.ID, "error", err)
+	}
 }
 
 // end finishes a call that was never sent, with its audit row.

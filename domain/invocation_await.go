@@ -17,34 +17,41 @@ func (s *Invocations) Call(ctx context.Context, req CallRequest) (Invocation, er
 	return s.Await(ctx, req.Scope, inv.ID)
 }
 
-// CallWhole is Call for a caller that passes the result on: it also
-// returns the result exactly as the server sent it, whole even when it was
-// larger than the store keeps (the invocation then holds the cut copy).
-func (s *Invocations) CallWhole(ctx context.Context, req CallRequest) (Invocation, json.RawMessage, error) {
-	inv, err := s.Start(ctx, req)
+// Waiter waits for one started call as Await does, and also returns its
+// result exactly as the server sent it: whole even when it was larger
+// than the store keeps (the invocation then holds the cut copy).
+type Waiter func(ctx context.Context) (Invocation, json.RawMessage, error)
+
+// StartWhole is Start for a caller that passes the result on, such as the
+// gateway: the Waiter it returns is bound to the call itself, so the whole
+// result is there however soon the call ends.
+func (s *Invocations) StartWhole(ctx context.Context, req CallRequest) (Invocation, Waiter, error) {
+	inv, c, err := s.start(ctx, req, nil)
 	if err != nil {
 		return Invocation{}, nil, err
 	}
-	return s.AwaitWhole(ctx, req.Scope, inv.ID)
+	return inv, func(ctx context.Context) (Invocation, json.RawMessage, error) {
+		inv, err := s.awaitCall(ctx, c)
+		if err != nil || !inv.Status.Final() {
+			return inv, inv.Result, err
+		}
+		c.mu.Lock()
+		whole := c.whole
+		c.mu.Unlock()
+		if whole == nil {
+			whole = inv.Result
+		}
+		return inv, whole, nil
+	}, nil
 }
 
-// AwaitWhole is Await that also returns the whole result, as CallWhole
-// does. A call that ended before the wait began has only the stored copy.
-func (s *Invocations) AwaitWhole(ctx context.Context, scope Scope, id string) (Invocation, json.RawMessage, error) {
-	s.mu.Lock()
-	c, ok := s.running[id]
-	s.mu.Unlock()
-	inv, err := s.Await(ctx, scope, id)
-	if err != nil || !ok || !inv.Status.Final() {
-		return inv, inv.Result, err
+// CallWhole is StartWhole and its Waiter.
+func (s *Invocations) CallWhole(ctx context.Context, req CallRequest) (Invocation, json.RawMessage, error) {
+	_, wait, err := s.StartWhole(ctx, req)
+	if err != nil {
+		return Invocation{}, nil, err
 	}
-	c.mu.Lock()
-	whole := c.whole
-	c.mu.Unlock()
-	if whole == nil {
-		whole = inv.Result
-	}
-	return inv, whole, nil
+	return wait(ctx)
 }
 
 // Await waits until the invocation is final. When ctx ends first the call
@@ -63,6 +70,10 @@ func (s *Invocations) Await(ctx context.Context, scope Scope, id string) (Invoca
 	if c.snapshot().Scope != scope {
 		return Invocation{}, fmt.Errorf("invocation %q: %w", id, ErrInvocationNotFound)
 	}
+	return s.awaitCall(ctx, c)
+}
+
+func (s *Invocations) awaitCall(ctx context.Context, c *call) (Invocation, error) {
 	select {
 	case <-c.done:
 		return c.snapshot(), nil

@@ -54,6 +54,9 @@ type InvocationsOptions struct {
 	// approval before answering with *AwaitingApprovalError; 0 means
 	// DefaultApprovalTimeout.
 	ApprovalTimeout time.Duration
+	// Grants keeps late approvals for the client's retry; nil keeps them
+	// in memory, lost when the process ends.
+	Grants GrantStore
 }
 
 // Invocations runs tools/call on a person's behalf and keeps every call
@@ -62,9 +65,8 @@ type InvocationsOptions struct {
 type Invocations struct {
 	opts InvocationsOptions
 
-	mu      sync.Mutex // guards running and grants
+	mu      sync.Mutex // guards running
 	running map[string]*call
-	grants  map[grantKey]time.Time // single-use approvals, by when each expires
 }
 
 // NewInvocations returns the service.
@@ -87,7 +89,10 @@ func NewInvocations(opts InvocationsOptions) *Invocations {
 	if opts.ApprovalTimeout <= 0 {
 		opts.ApprovalTimeout = DefaultApprovalTimeout
 	}
-	return &Invocations{opts: opts, running: map[string]*call{}, grants: map[grantKey]time.Time{}}
+	if opts.Grants == nil {
+		opts.Grants = &MemoryGrants{}
+	}
+	return &Invocations{opts: opts, running: map[string]*call{}}
 }
 
 // Feed returns the feed every change is published to.
@@ -135,46 +140,47 @@ type CallRequest struct {
 // anything is recorded: it could only fail, and a card for it would say
 // less than the refusal does.
 func (s *Invocations) Start(ctx context.Context, req CallRequest) (Invocation, error) {
-	return s.start(ctx, req, nil)
+	inv, _, err := s.start(ctx, req, nil)
+	return inv, err
 }
 
 // start is Start with the pointers of values an earlier call took from
 // defaults, which a retry sends again as they were.
-func (s *Invocations) start(ctx context.Context, req CallRequest, inherited []string) (Invocation, error) {
+func (s *Invocations) start(ctx context.Context, req CallRequest, inherited []string) (Invocation, *call, error) {
 	args, err := normalizeArgs(req.Arguments)
 	if err != nil {
-		return Invocation{}, err
+		return Invocation{}, nil, err
 	}
 	st, err := s.opts.Catalog.Status(req.Server)
 	if err != nil {
-		return Invocation{}, err
+		return Invocation{}, nil, err
 	}
 	if err := refusal(st); err != nil {
-		return Invocation{}, err
+		return Invocation{}, nil, err
 	}
 	if err := s.awaitConnected(ctx, req, st); err != nil {
-		return Invocation{}, err
+		return Invocation{}, nil, err
 	}
 	caps, err := s.opts.Catalog.Capabilities(req.Server)
 	if err != nil {
-		return Invocation{}, err
+		return Invocation{}, nil, err
 	}
 	tool, ok := findTool(caps, req.Tool)
 	if !ok {
-		return Invocation{}, &ToolNotFoundError{Server: req.Server, Tool: req.Tool}
+		return Invocation{}, nil, &ToolNotFoundError{Server: req.Server, Tool: req.Tool}
 	}
 	if req.Source == "" {
 		req.Source = SourceDashboard
 	}
 	policy, err := s.policy(ctx, req, tool)
 	if err != nil {
-		return Invocation{}, err
+		return Invocation{}, nil, err
 	}
 	checked, err := s.checkArguments(req, tool, args)
 	if err != nil {
-		return Invocation{}, err
+		return Invocation{}, nil, err
 	}
-	ask := policy == PolicyAsk && !s.takeGrant(req, checked.args)
+	ask := policy == PolicyAsk && !s.takeGrant(ctx, req, checked.args)
 	if req.Key.MessageID == "" {
 		req.Key.MessageID = s.opts.NewID()
 	}
@@ -199,11 +205,11 @@ func (s *Invocations) start(ctx context.Context, req CallRequest, inherited []st
 		delete(s.running, inv.ID)
 		s.mu.Unlock()
 		close(c.done) // a Close that saw it must not wait for it
-		return Invocation{}, err
+		return Invocation{}, nil, err
 	}
 	pending := c.snapshot()
 	go c.run()
-	return pending, nil
+	return pending, c, nil
 }
 
 // Cancel ends a pending or running call as cancelled. A finished call is
@@ -238,9 +244,10 @@ func (s *Invocations) Retry(ctx context.Context, scope Scope, id string) (Invoca
 	// The stored arguments are what was sent; a call first sent in spite
 	// of its schema is sent again the same way, and one that ran as a task
 	// runs as a task again.
-	return s.start(ctx, CallRequest{Scope: scope, Key: CallKey{ConversationID: old.Key.ConversationID},
+	inv, _, err := s.start(ctx, CallRequest{Scope: scope, Key: CallKey{ConversationID: old.Key.ConversationID},
 		Server: old.ServerName, Tool: old.Tool, Arguments: old.Arguments, RetryOf: old.ID,
 		SkipValidation: len(old.Mismatch) > 0, AsTask: old.Task != nil}, old.Defaults)
+	return inv, err
 }
 
 // Get returns one invocation of the scope; another scope's is not found.

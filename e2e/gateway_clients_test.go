@@ -21,6 +21,10 @@ type gatewaySpec struct {
 	Calls     []gatewayCall `json:"calls,omitempty"`
 	Reads     []string      `json:"reads,omitempty"`
 	TimeoutMs int           `json:"timeoutMs,omitempty"`
+	// Elicitation, when set, makes the client declare elicitation and
+	// answer every elicitation/create with it (say {"action": "accept",
+	// "content": {...}}); without it the client declares no capability.
+	Elicitation map[string]any `json:"elicitation,omitempty"`
 }
 
 type gatewayCall struct {
@@ -39,6 +43,9 @@ type gatewayResult struct {
 	Tools           []json.RawMessage `json:"tools"`
 	Calls           []gatewayAnswer   `json:"calls"`
 	Reads           []gatewayAnswer   `json:"reads"`
+	// Elicited are the params of every elicitation/create the client
+	// handled, in order.
+	Elicited []json.RawMessage `json:"elicited"`
 }
 
 // toolNames are the names tools/list gave.

@@ -27,6 +27,7 @@ type instance struct {
 	Token    string // the access token from the sign-in link it printed
 	Settings string // the settings file it reads; empty in demo mode
 	Data     string // its SQLite directory
+	Home     string // its HOME (and XDG dirs, and project directory)
 	pid      int
 	events   *eventLog
 }
@@ -73,7 +74,7 @@ func run(t *testing.T, settings string, args ...string) *instance {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	in := &instance{Settings: settings, Data: data, pid: cmd.Process.Pid}
+	in := &instance{Settings: settings, Data: data, Home: home, pid: cmd.Process.Pid}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(func() {
 		cancel()

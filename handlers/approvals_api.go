@@ -1,10 +1,7 @@
 package handlers
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -79,18 +76,9 @@ func (a *approvalsAPI) decide(c echo.Context, d domain.ApprovalDecision) error {
 // reads as no fingerprint.
 func decisionBody(c echo.Context) (string, error) {
 	shape := &apiError{http.StatusBadRequest, "bad_request", `the body must be {"fingerprint": "…"}, the fingerprint of the config shown`}
-	raw, err := io.ReadAll(http.MaxBytesReader(c.Response(), c.Request().Body, 1<<12))
-	if err != nil {
-		return "", shape
-	}
-	if err := notJSON(raw, "bad_request"); err != nil {
-		return "", err
-	}
 	var body DecisionDTO
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&body); err != nil && !errors.Is(err, io.EOF) {
-		return "", shape
+	if _, err := readSmallJSON(c, &body, 1<<12, shape); err != nil {
+		return "", err
 	}
 	return body.Fingerprint, nil // an empty one is refused by Decide, after it knows the server
 }

@@ -1,10 +1,7 @@
 package handlers
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -87,17 +84,12 @@ func (a *clientTokensAPI) revoke(c echo.Context) error {
 // clientTokenBody reads {"name": "…"}.
 func clientTokenBody(c echo.Context) (string, error) {
 	shape := &apiError{http.StatusBadRequest, "bad_request", `the body must be {"name": "…"}, the client token's name`}
-	raw, err := io.ReadAll(http.MaxBytesReader(c.Response(), c.Request().Body, 1<<12))
+	var body NewClientTokenDTO
+	empty, err := readSmallJSON(c, &body, 1<<12, shape)
 	if err != nil {
-		return "", shape
-	}
-	if err := notJSON(raw, "bad_request"); err != nil {
 		return "", err
 	}
-	var body NewClientTokenDTO
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&body); err != nil {
+	if empty {
 		return "", shape
 	}
 	return body.Name, nil

@@ -27,6 +27,9 @@ type connectPage struct {
 	// gateway lists the connected clients and closes what a revoked
 	// token holds open; nil when there is none.
 	gateway MCPGateway
+	// files reads and edits the clients' config files; nil shows
+	// snippets only.
+	files ClientConfigFiles
 }
 
 // registerConnect adds the Connect page, its forms, and the client token API.
@@ -36,8 +39,14 @@ func registerConnect(e *echo.Echo, opts Options, prefs *preferences) {
 		exe = "switchboard"
 	}
 	issuer := opts.ClientTokens
-	page := &connectPage{issuer: issuer, prefs: prefs, log: opts.Log, executable: exe, gateway: opts.Gateway}
+	page := &connectPage{issuer: issuer, prefs: prefs, log: opts.Log, executable: exe, gateway: opts.Gateway, files: opts.ClientConfigs}
 	e.GET(PathConnect, page.show)
+	if page.files != nil {
+		e.GET(PathUIConnectFile, page.filePanel)
+		e.POST(PathUIConnectReview, page.fileReview)
+		e.POST(PathUIConnectApply, page.fileApply)
+		e.POST(PathUIConnectUndo, page.fileUndo)
+	}
 	if issuer == nil {
 		return
 	}
@@ -95,6 +104,22 @@ func (p *connectPage) revoke(c echo.Context) error {
 // body fills tokens with the list and the URLs, and builds the snippets
 // for the address this request reached.
 func (p *connectPage) body(c echo.Context, tokens views.ConnectTokensProps) views.ConnectBodyProps {
+	body := views.NewConnectBodyProps(p.tokenList(tokens), p.target(c))
+	if p.gateway != nil {
+		body.Sessions = views.NewConnectSessionsProps(p.gateway.Clients())
+	}
+	if p.files != nil {
+		for i := range body.Clients {
+			if client, ok := domain.FindConnectClient(body.Clients[i].ID); ok {
+				body.Clients[i].File, _ = p.fileProps(c.Request().Context(), client)
+			}
+		}
+	}
+	return body
+}
+
+// tokenList fills tokens with the list of client tokens and the URLs.
+func (p *connectPage) tokenList(tokens views.ConnectTokensProps) views.ConnectTokensProps {
 	if issuer := p.issuer; issuer != nil {
 		tokens.Enabled = true
 		tokens.CreateURL = PathUIClientTokens
@@ -105,17 +130,18 @@ func (p *connectPage) body(c echo.Context, tokens views.ConnectTokensProps) view
 			})
 		}
 	}
+	return tokens
+}
+
+// target is what the clients' entries point at: the address this request
+// reached, without a token.
+func (p *connectPage) target(c echo.Context) domain.ConnectTarget {
 	req := c.Request()
 	scheme := "http"
 	if req.TLS != nil {
 		scheme = "https"
 	}
-	target := domain.ConnectTarget{URL: scheme + "://" + req.Host + mcpRoot, Executable: p.executable}
-	body := views.NewConnectBodyProps(tokens, target)
-	if p.gateway != nil {
-		body.Sessions = views.NewConnectSessionsProps(p.gateway.Clients())
-	}
-	return body
+	return domain.ConnectTarget{URL: scheme + "://" + req.Host + mcpRoot, Executable: p.executable}
 }
 
 func (p *connectPage) render(c echo.Context, what string, comp templ.Component) error {

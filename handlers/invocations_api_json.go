@@ -43,6 +43,20 @@ type InvocationDTO struct {
 	Source string `json:"source"`
 	// Client is the AI client behind a gateway call; null for the others.
 	Client *ClientDTO `json:"client"`
+	// Asks are the requests the server made while the call ran
+	// (elicitation, sampling, roots) and how each ended; omitted when it
+	// made none.
+	Asks []AskDTO `json:"asks,omitempty"`
+}
+
+// AskDTO is one request a server made during a call: its MCP method, when
+// (epoch milliseconds), answered, not_asked or failed, and why it was not
+// asked or how it failed.
+type AskDTO struct {
+	Method  string `json:"method"`
+	At      int64  `json:"at"`
+	Outcome string `json:"outcome"`
+	Detail  string `json:"detail,omitempty"`
 }
 
 // ClientDTO is an AI client as it introduced itself, and the name (never
@@ -125,6 +139,9 @@ func InvocationJSON(inv domain.Invocation) InvocationDTO {
 			ms := t.UpdatedAt.UnixMilli()
 			d.Task.UpdatedAt = &ms
 		}
+	}
+	for _, a := range inv.Asks {
+		d.Asks = append(d.Asks, AskDTO{Method: a.Method, At: a.At.UnixMilli(), Outcome: a.Outcome, Detail: a.Detail})
 	}
 	if inv.RetryOf != "" {
 		d.RetryOf = &inv.RetryOf

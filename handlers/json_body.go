@@ -8,6 +8,8 @@ import (
 	"io"
 	"net/http"
 	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
 )
 
 // notJSON returns the 400 (with code) for a request body that is not
@@ -64,4 +66,29 @@ func endsEarly(body []byte) bool {
 			open--
 		}
 	}
+}
+
+// readSmallJSON reads a request body of at most limit bytes into v,
+// strictly, and reports whether it was empty (v is then untouched). Bad
+// JSON answers the 400 notJSON gives, saying where it breaks; a body too
+// large, of another shape, or with a field v does not know answers shape,
+// the endpoint's own sentence about the body it wants.
+func readSmallJSON(c echo.Context, v any, limit int64, shape error) (bool, error) {
+	raw, err := io.ReadAll(io.LimitReader(c.Request().Body, limit+1))
+	if err != nil || int64(len(raw)) > limit {
+		return false, shape
+	}
+	if err := notJSON(raw, "bad_request"); err != nil {
+		return false, err
+	}
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return true, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return false, shape
+	}
+	return false, nil
 }

@@ -45,6 +45,9 @@ type Options struct {
 	// ClientTokens are the named tokens that open the MCP endpoints only;
 	// nil accepts none and hides their management.
 	ClientTokens *domain.ClientTokens
+	// ClientConfigs reads and edits the AI clients' own config files for
+	// the Connect page; nil leaves the page to snippets.
+	ClientConfigs ClientConfigFiles
 	// Gateway serves MCP to AI clients at PathMCP; nil serves none.
 	Gateway MCPGateway
 	// Catalog translates the dashboard; nil loads the embedded one.

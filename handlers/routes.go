@@ -86,6 +86,10 @@ const (
 	PathConnect          = "/connect"
 	PathUIClientTokens   = "/ui/client-tokens"                               // POST: create one, answer the token once
 	PathUIClientTokenDel = PathUIClientTokens + "/:" + nameParam + "/revoke" // POST: revoke
+	PathUIConnectFile    = "/ui/connect/:" + clientParam                     // GET: a client's config file panel
+	PathUIConnectReview  = PathUIConnectFile + "/review"                     // POST write=1&import=…, or undo=1: the confirmation
+	PathUIConnectApply   = PathUIConnectFile + "/apply"                      // POST write=1&import=…: change the file
+	PathUIConnectUndo    = PathUIConnectFile + "/undo"                       // POST: restore the newest backup
 )
 
 // Approvals and tool policies: the JSON API, then the dashboard's actions.
@@ -106,6 +110,7 @@ const (
 	promptParam = "prompt"
 	idParam     = "id"
 	partParam   = "part"
+	clientParam = "client"
 )
 
 // ServerPath fills pattern's server name with name, escaped, so that a name

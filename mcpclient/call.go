@@ -22,11 +22,15 @@ var ErrArgsNotObject = fmt.Errorf("tool arguments: %w", domain.ErrBadArguments)
 // The result is the bytes the server sent: mcp-go's decoded result would
 // add empty descriptions and titles and drop icons and unknown fields,
 // and encoding it again would cost a second copy of a large result.
+// Requests the server sends while the call runs go to the Asker ctx
+// carries (see serverAsks).
 func (s *session) CallTool(ctx context.Context, tool string, args json.RawMessage, progress func(domain.Progress)) (json.RawMessage, error) {
 	req, err := callRequest(tool, args)
 	if err != nil {
 		return nil, err
 	}
+	ctx, done := s.running.start(ctx)
+	defer done()
 	if progress != nil {
 		token, queue := s.calls.open()
 		delivered := make(chan struct{})

@@ -56,6 +56,13 @@ type Options struct {
 	// sends, on the connection's read loop, so it must not block; nil
 	// drops them.
 	Notifications func(domain.ServerNotification)
+	// Workspace is the directory Switchboard serves (the project
+	// directory). A server that asks for roots while nobody can be asked
+	// gets it as its one root; empty, it gets none. Servers that take
+	// their directories from roots (server-filesystem, Playwright MCP) ask
+	// as the session starts, when no call is running, and then work in
+	// Workspace instead of the directories they were started with.
+	Workspace string
 }
 
 // Defaults for Options.
@@ -151,18 +158,25 @@ func withLimit(ctx context.Context, started time.Time, err error) error {
 	return err
 }
 
-// newClient builds the mcp-go client. It declares no client capabilities:
-// Switchboard cannot answer sampling, elicitation or roots requests, and
-// the SSE transport could not deliver the answers anyway.
+// newClient builds the mcp-go client. Where the session can answer a
+// server's requests (s.asks; not on legacy SSE, whose transport could not
+// deliver the answers) it declares elicitation, sampling and roots, which
+// Switchboard puts to whoever made the call. On 2026-07-28 such requests
+// come as input_required results, which mcp-go answers with handlers
+// Switchboard does not give it, so nothing is declared there.
 func (c *Connector) newClient(s *session, version string) {
+	caps := mcp.ClientCapabilities{}
+	if s.asks != nil && !mcp.IsModernProtocol(version) {
+		caps = askCapabilities()
+	}
 	opts := []client.ClientOption{
 		client.WithProtocolVersion(version),
-		client.WithClientCapabilities(mcp.ClientCapabilities{}),
+		client.WithClientCapabilities(caps),
 	}
 	if mcp.IsModernProtocol(version) {
 		opts = append(opts, client.WithDiscoverTimeout(discoverTimeout))
 	}
-	s.client = client.NewClient(rawTransport(s.tr), opts...)
+	s.client = client.NewClient(rawTransport(s.tr, s), opts...)
 	s.client.OnNotification(s.onNotification)
 }
 

@@ -41,16 +41,20 @@ func (o *observer) limitBody(req *http.Request, resp *http.Response, listening b
 			o.lost(&domain.ConnError{Category: domain.CategoryProtocol, Err: err})
 		}
 	}
-	resp.Body = limitedBody{newLimitReader(resp.Body, limit, f, tooLarge, overflow), resp.Body}
+	var body io.Reader = newLimitReader(resp.Body, limit, f, tooLarge, overflow)
+	if f == framingEvent && o.tap != nil && resp.StatusCode < http.StatusBadRequest {
+		body = newMessageTap(body, framingEvent, o.tap)
+	}
+	resp.Body = limitedBody{body, resp.Body}
 }
 
 // maxErrorBody bounds the body of an HTTP error status, which becomes part
 // of an error message shown on the dashboard rather than a result.
 const maxErrorBody = 64 << 10
 
-// limitedBody reads a response body through a limitReader and closes the
-// original.
+// limitedBody reads a response body through a limitReader (and maybe a
+// messageTap) and closes the original.
 type limitedBody struct {
-	*limitReader
+	io.Reader
 	io.Closer
 }

@@ -46,6 +46,8 @@ func TestMain(m *testing.M) {
 		os.Exit(serve(runBulk))
 	case "canned":
 		os.Exit(serve(runCanned))
+	case "asking":
+		os.Exit(serve(runAsking))
 	}
 	os.Exit(m.Run())
 }

@@ -99,9 +99,12 @@ func exchangeFrom(ctx context.Context) *exchange {
 // through lost and the first answer to the GET stream through streamSettled.
 // It also reads every response body under maxMessage.
 type observer struct {
-	base          http.RoundTripper
-	lost          func(*domain.ConnError)
-	maxMessage    int64
+	base       http.RoundTripper
+	lost       func(*domain.ConnError)
+	maxMessage int64
+	// tap, when set, sees every message of every event stream (see
+	// sentParams).
+	tap           func([]byte)
 	settledOnce   sync.Once
 	streamSettled chan struct{} // closed once the GET stream was answered or failed
 }

@@ -22,11 +22,13 @@ import (
 
 const everythingEntry = "../e2e/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
 
-// Lists server-everything 2026.8.31 offers a client that declares no
-// capabilities: its 12 always-on tools plus simulate-research-query, which
-// it registers for every client once initialized.
+// Lists server-everything 2026.8.31 offers a client that declares
+// elicitation, sampling and roots, as Switchboard does on stdio and
+// streamable HTTP: its 12 always-on tools plus simulate-research-query,
+// get-roots-list, trigger-elicitation-request, trigger-url-elicitation
+// and trigger-sampling-request, which it registers once initialized.
 const (
-	everythingTools     = 13
+	everythingTools     = 17
 	everythingResources = 7
 	everythingTemplates = 2
 	everythingPrompts   = 4

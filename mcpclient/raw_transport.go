@@ -67,12 +67,48 @@ func keepRaw(ctx context.Context, resp *transport.JSONRPCResponse, err error) {
 // The wrappers embed mcp-go's concrete transports, so that every method
 // mcp-go looks for by type assertion (BidirectionalInterface,
 // HTTPConnection, SetConnectionLostHandler, RequiresLegacyProtocol) is
-// still there, and override only SendRequest.
+// still there, and override only SendRequest and, where a server's
+// requests can be answered, SetRequestHandler (see serverAsks).
 type (
-	rawStdio          struct{ *transport.Stdio }
-	rawStreamableHTTP struct{ *transport.StreamableHTTP }
-	rawSSE            struct{ *transport.SSE }
+	rawStdio struct {
+		*transport.Stdio
+		asks *serverAsks
+	}
+	rawStreamableHTTP struct {
+		*transport.StreamableHTTP
+		asks    *serverAsks
+		answers *answerPoster
+	}
+	rawSSE struct{ *transport.SSE }
 )
+
+// SetRequestHandler answers elicitation, sampling and roots requests with
+// serverAsks and leaves the rest to mcp-go. Stdio has no time limit on a
+// request (it runs on the transport's context), so the answer goes back
+// through mcp-go.
+func (t rawStdio) SetRequestHandler(h transport.RequestHandler) {
+	t.Stdio.SetRequestHandler(t.asks.handler(h, nil))
+}
+
+// SetRequestHandler answers elicitation, sampling and roots requests with
+// serverAsks, sending the answer itself (see answerPoster), and leaves the
+// rest to mcp-go.
+func (t rawStreamableHTTP) SetRequestHandler(h transport.RequestHandler) {
+	var post func(*transport.JSONRPCResponse)
+	if t.answers != nil {
+		post = t.answers.post
+	}
+	t.StreamableHTTP.SetRequestHandler(t.asks.handler(h, post))
+}
+
+// SetProtocolVersion also keeps the negotiated version for the answers
+// sent outside mcp-go.
+func (t rawStreamableHTTP) SetProtocolVersion(version string) {
+	if t.answers != nil {
+		t.answers.version.Store(version)
+	}
+	t.StreamableHTTP.SetProtocolVersion(version)
+}
 
 func (t rawStdio) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
 	resp, err := t.Stdio.SendRequest(ctx, req)
@@ -92,15 +128,15 @@ func (t rawSSE) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (
 	return resp, err
 }
 
-// rawTransport wraps tr so that results can be captured with withRaw. A
-// transport of another type is returned as it is, and results captured
-// through it stay empty.
-func rawTransport(tr transport.Interface) transport.Interface {
+// rawTransport wraps tr so that results can be captured with withRaw and
+// a server's requests answered by s.asks. A transport of another type is
+// returned as it is, and results captured through it stay empty.
+func rawTransport(tr transport.Interface, s *session) transport.Interface {
 	switch t := tr.(type) {
 	case *transport.Stdio:
-		return rawStdio{t}
+		return rawStdio{t, s.asks}
 	case *transport.StreamableHTTP:
-		return rawStreamableHTTP{t}
+		return rawStreamableHTTP{t, s.asks, s.answers}
 	case *transport.SSE:
 		return rawSSE{t}
 	}

@@ -36,11 +36,16 @@ func (c *Connector) connectRemote(ctx context.Context, cfg domain.ServerConfig) 
 	var err error
 	switch cfg.Transport {
 	case domain.TransportHTTP:
-		s.tr, err = transport.NewStreamableHTTP(cfg.URL,
+		var streamable *transport.StreamableHTTP
+		streamable, err = transport.NewStreamableHTTP(cfg.URL,
 			transport.WithHTTPBasicClient(hc),
 			transport.WithHTTPHeaders(headers),
 			transport.WithContinuousListening(),
 			transport.WithHTTPLogger(mcpgoLogger(s.log)))
+		s.tr = streamable
+		s.asks = c.serverAsks(s, cfg.Name)
+		obs.tap = s.sent.see
+		s.answers = &answerPoster{url: cfg.URL, hc: hc, headers: headers, tr: streamable, ctx: s.ctx, log: s.log}
 	case domain.TransportSSE:
 		// The legacy transport predates 2026-07-28.
 		if mcp.IsModernProtocol(version) {

@@ -52,6 +52,13 @@ type session struct {
 	lose context.CancelFunc
 
 	calls progressRoutes // progress notifications by token
+	// asks answers the server's elicitation, sampling and roots requests
+	// for the call they belong to; nil on legacy SSE, whose transport
+	// cannot send answers. answers sends them on streamable HTTP.
+	asks    *serverAsks
+	answers *answerPoster
+	running inFlight   // the calls a server's request may belong to
+	sent    sentParams // the params of its requests, as it sent them
 	// onMessage receives notifications/message and
 	// notifications/resources/updated; nil drops them. Set before the
 	// transport starts.

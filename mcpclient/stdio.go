@@ -40,11 +40,14 @@ func (c *Connector) connectStdio(ctx context.Context, cfg domain.ServerConfig, s
 	tooLarge := &tooLargeError{limit: c.opts.MaxMessageBytes, what: "a message", detail: " (no line end)",
 		outcome: "it was stopped"}
 	out := newLimitReader(outputReader{p}, c.opts.MaxMessageBytes, framingLine, tooLarge, s.overflowed)
-	tr := transport.NewIO(out, p.stdin, nil)
+	// The tap keeps the params of the server's requests as sent (see
+	// sentParams).
+	tr := transport.NewIO(newMessageTap(out, framingLine, s.sent.see), p.stdin, nil)
 	// NewIO takes no options; applying one by hand keeps mcp-go off
 	// slog.Default.
 	transport.WithCommandLogger(mcpgoLogger(s.log))(tr)
 	s.tr = tr
+	s.asks = c.serverAsks(s, cfg.Name)
 	c.newClient(s, c.opts.ProtocolVersion)
 	if err := c.handshake(ctx, s, c.opts.ProtocolVersion); err != nil {
 		ce := handshakeError(ctx, s, err)
@@ -62,6 +65,11 @@ func (c *Connector) connectStdio(ctx context.Context, cfg domain.ServerConfig, s
 			// likely exited, and the watcher is about to say with what.
 			if lost := s.lostCause(ctx); lost != nil {
 				ce = connError(lost)
+			} else if p.exitedWithin(ctx, s.grace) {
+				// Its stdin closed because it exited, though a child it
+				// left behind keeps its stdout open, so the session has
+				// not ended yet.
+				ce = p.exitError()
 			}
 		}
 		_ = s.Close()
@@ -267,6 +275,20 @@ func (p *process) hasExited() bool {
 	default:
 		return false
 	}
+}
+
+// exitedWithin waits up to d for the server to exit and reports whether
+// it has.
+func (p *process) exitedWithin(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.exited:
+		return true
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	return p.hasExited()
 }
 
 // terminate asks the whole group to end now; stop then finds it gone or

@@ -29,6 +29,8 @@ func (s *session) StartTask(ctx context.Context, tool string, args json.RawMessa
 		return domain.TaskStart{}, err
 	}
 	req.Params.Task = &mcp.TaskParams{}
+	ctx, done := s.running.start(ctx)
+	defer done()
 	res, err := s.sendRaw(ctx, "call "+tool+" as a task", func(ctx context.Context) error {
 		_, err := s.client.CallTool(ctx, req)
 		return err
@@ -62,7 +64,12 @@ func (s *session) GetTask(ctx context.Context, id string) (domain.TaskState, err
 
 // TaskResult sends tasks/result, which a server answers with the call's
 // own result once the task has ended; it is returned as sent.
+//
+// The server may ask the caller for input while the result is awaited,
+// so this counts as a call in flight, like CallTool.
 func (s *session) TaskResult(ctx context.Context, id string) (json.RawMessage, error) {
+	ctx, done := s.running.start(ctx)
+	defer done()
 	req := mcp.TaskResultRequest{}
 	req.Params.TaskId = id
 	return s.sendRaw(ctx, "get task result "+id, func(ctx context.Context) error {

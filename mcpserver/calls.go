@@ -37,6 +37,9 @@ func (g *Gateway) clientIdentity(ctx context.Context) domain.ClientIdentity {
 // are tool errors the model can read, never JSON-RPC errors.
 func (ep *endpoint) callTool(srv, tool string) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if req.Params.RequestState != "" || len(req.Params.InputResponses) > 0 {
+			return ep.resume(ctx, srv, tool, req), nil
+		}
 		g := ep.g
 		args := req.Params.RawArguments
 		if len(args) == 0 {
@@ -46,26 +49,28 @@ func (ep *endpoint) callTool(srv, tool string) server.ToolHandlerFunc {
 			Scope: g.opts.Scope, Server: srv, Tool: tool, Arguments: args,
 			Source: domain.SourceGateway, Client: g.clientIdentity(ctx), Forwarded: true,
 		}
-		if req.Params.Meta != nil && req.Params.Meta.ProgressToken != nil {
-			started, stop := g.forwardProgress(ctx, req.Params.Meta.ProgressToken)
-			inv, err := g.opts.Invocations.Start(ctx, call)
-			if err != nil {
-				stop(false)
-				return g.refused(srv, tool, err), nil
-			}
-			started(inv.ID)
-			inv, err = g.opts.Invocations.Await(ctx, g.opts.Scope, inv.ID)
-			// A call still held for approval goes on without this client,
-			// which is answered now: the relay must not wait for its end.
-			stop(inv.Status.Final())
-			return g.answerTo(ctx, srv, tool, inv, err), nil
-		}
-		inv, err := g.opts.Invocations.Call(ctx, call)
-		if err != nil && inv.ID == "" {
+		h := newHeld(ctx, srv, tool, call.Client)
+		call.Asker = h
+		started, stop := g.relayProgress(ctx, req)
+		inv, waiter, err := g.opts.Invocations.StartWhole(ctx, call)
+		if err != nil {
+			stop(false)
 			return g.refused(srv, tool, err), nil
 		}
-		return g.answerTo(ctx, srv, tool, inv, err), nil
+		started(inv.ID)
+		h.await(inv.ID, waiter, func() { ep.held.end(h) })
+		return ep.wait(ctx, h, stop), nil
 	}
+}
+
+// relayProgress forwards a call's progress to req's progress token, when
+// it has one (see forwardProgress); started names the call once it
+// exists.
+func (g *Gateway) relayProgress(ctx context.Context, req mcp.CallToolRequest) (started func(string), stop func(final bool)) {
+	if req.Params.Meta == nil || req.Params.Meta.ProgressToken == nil {
+		return func(string) {}, func(bool) {}
+	}
+	return g.forwardProgress(ctx, req.Params.Meta.ProgressToken)
 }
 
 // refused explains a call that never started, naming the server's state

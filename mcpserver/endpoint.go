@@ -29,6 +29,9 @@ type endpoint struct {
 	cat     atomic.Pointer[domain.Catalogue] // the aggregated endpoint's routing table
 	logs    listeners                        // sessions that hear servers' log messages
 	subs    subscriptions                    // the resources sessions subscribed to
+	listens listenStreams                    // 2026-07-28 listen streams holding resources
+	held    *heldCalls                       // calls a 2026-07-28 client may resume
+	sealer  *sealer                          // seals those clients' requestState
 
 	mu sync.Mutex // guards next and the fingerprints below
 	// next is closed at the next sync, waking calls that wait for a name
@@ -43,13 +46,24 @@ type endpoint struct {
 }
 
 func newEndpoint(g *Gateway, name string) *endpoint {
-	ep := &endpoint{g: g, server: name}
+	ep := &endpoint{g: g, server: name, held: newHeldCalls(g.opts.Clock)}
 	ep.cat.Store(domain.NewCatalogue(nil))
 	hooks := &server.Hooks{}
 	path := "/mcp"
 	if name != "" {
 		path += "/" + name
 	}
+	sealer, err := newSealer(g.opts.StateKey, path)
+	if err != nil {
+		// States sealed with a key of this process's own still resume the
+		// calls of this process, which are the only ones there are.
+		g.opts.Log.Error("gateway cannot use the requestState key; using one for this run only", "error", err)
+		sealer, err = newSealer(nil, path)
+		if err != nil {
+			panic(err) // crypto/rand does not fail on supported systems
+		}
+	}
+	ep.sealer = sealer
 	g.clients.hook(g, hooks, path)
 	addReadMetaHooks(hooks)
 	ep.addLogging(hooks)
@@ -91,7 +105,7 @@ func newEndpoint(g *Gateway, name string) *endpoint {
 		// The HTTP layer in front checks Host (against the configured
 		// addresses, not only loopback names) and Origin on every request.
 		server.WithDisableLocalhostProtection(true))
-	ep.handler = g.untilClosed(guardCancel(keepExtras(ep.http)))
+	ep.handler = g.untilClosed(guardCancel(ep.guardSubscribe(keepExtras(ep.http))))
 	return ep
 }
 

@@ -47,6 +47,14 @@ type Options struct {
 	// Notifications is the feed of servers' log messages and resource
 	// updates that Run passes on to clients; nil passes none.
 	Notifications *domain.ServerNotifications
+	// Sessions keeps legacy sessions' client identities across restarts;
+	// nil forgets them, so a session resumed after a restart has no
+	// client name.
+	Sessions domain.GatewaySessionStore
+	// StateKey (StateKeySize bytes, see LoadStateKey) seals the
+	// requestState 2026-07-28 clients echo back when a server asks them
+	// something during a call; nil uses a key for this run only.
+	StateKey []byte
 }
 
 // ToolFilter keeps the tools AI clients may see (*domain.Policies).
@@ -71,8 +79,7 @@ type Gateway struct {
 	levelMu        sync.Mutex                  // guards upstreamLevels
 	upstreamLevels map[string]mcp.LoggingLevel // the level last sent to each server
 
-	subMu    sync.Mutex          // guards subCount
-	subCount map[upstreamSub]int // how many sessions subscribed to each resource
+	upstream upstreamSubs // servers' resources clients subscribed to, shared among them
 }
 
 // New returns a gateway whose lists reflect the fleet as it is now; Run
@@ -163,6 +170,7 @@ func (g *Gateway) Refresh() {
 		ep.sync(inputs)
 	}
 	g.relevel(prev, next)
+	g.renewSubscriptions(prev, inputs)
 }
 
 // Run refreshes the lists whenever the fleet's statuses change (a server

@@ -27,7 +27,9 @@ type listeners struct {
 }
 
 // addLogging makes ep pass servers' log messages to its sessions and
-// tell the servers the most detailed level its sessions asked for.
+// tell the servers the most detailed level its sessions asked for. These
+// are legacy sessions only: 2026-07-28 has no channel for log messages
+// that belong to no request of the client (see listen.go).
 func (ep *endpoint) addLogging(hooks *server.Hooks) {
 	ep.logs.sessions = map[string]server.ClientSession{}
 	ep.logs.levels = map[string]mcp.LoggingLevel{}

@@ -37,18 +37,31 @@ type clientRegistry struct {
 	sessions   map[string]*SeenClient // by session ID
 	identities map[identityKey]*SeenClient
 	requests   map[string]map[*context.CancelFunc]struct{} // by token name
+	// resumable holds, by session ID, the identity each legacy session
+	// was opened with, for its requests after a restart (see resume).
+	resumable map[string]*resumable
+	// unknown are session IDs the store does not hold, so their requests
+	// do not look again.
+	unknown map[string]struct{}
 }
 
 func newClientRegistry(clock domain.Clock) *clientRegistry {
 	return &clientRegistry{clock: clock, sessions: map[string]*SeenClient{},
-		identities: map[identityKey]*SeenClient{}, requests: map[string]map[*context.CancelFunc]struct{}{}}
+		identities: map[identityKey]*SeenClient{}, requests: map[string]map[*context.CancelFunc]struct{}{},
+		resumable: map[string]*resumable{}, unknown: map[string]struct{}{}}
 }
 
 // hook feeds the registry from one endpoint's requests: initialize opens
-// a legacy session, its end closes it, and any request carrying
-// 2026-07-28 client info marks that identity seen.
+// a legacy session (remembered across restarts when Options.Sessions is
+// set), its end closes it, a later request of a session opened before a
+// restart gets its identity back, and any request carrying 2026-07-28
+// client info marks that identity seen.
 func (r *clientRegistry) hook(g *Gateway, hooks *server.Hooks, endpoint string) {
-	hooks.AddAfterInitialize(func(ctx context.Context, _ any, req *mcp.InitializeRequest, _ *mcp.InitializeResult) {
+	hooks.AddOnRequestInitialization(func(ctx context.Context, _ any, message any) error {
+		r.resume(ctx, g, endpoint, message)
+		return nil
+	})
+	hooks.AddAfterInitialize(func(ctx context.Context, _ any, req *mcp.InitializeRequest, res *mcp.InitializeResult) {
 		s := server.ClientSessionFromContext(ctx)
 		if s == nil || s.SessionID() == "" {
 			return
@@ -57,12 +70,22 @@ func (r *clientRegistry) hook(g *Gateway, hooks *server.Hooks, endpoint string) 
 		id.Name, id.Version = req.Params.ClientInfo.Name, req.Params.ClientInfo.Version
 		now := r.clock.Now()
 		r.mu.Lock()
+		r.pruneSessionsLocked(now)
 		r.sessions[s.SessionID()] = &SeenClient{Legacy: true, SessionID: s.SessionID(), Endpoint: endpoint, Client: id, Since: now, LastSeen: now}
 		r.mu.Unlock()
+		rec := domain.GatewaySession{ID: s.SessionID(), Scope: g.opts.Scope, Endpoint: endpoint, Client: id,
+			CreatedAt: now, LastSeen: now}
+		if res != nil {
+			rec.ProtocolVersion = res.ProtocolVersion
+		}
+		r.remember(ctx, g, rec, req.Params.Capabilities)
 	})
+	// The store keeps a session whose stream or connection ends: the
+	// client may carry on with its ID, which mcp-go keeps accepting.
 	hooks.AddOnUnregisterSession(func(_ context.Context, s server.ClientSession) {
 		r.mu.Lock()
 		delete(r.sessions, s.SessionID())
+		delete(r.resumable, s.SessionID())
 		r.mu.Unlock()
 	})
 	hooks.AddBeforeAny(func(ctx context.Context, _ any, method mcp.MCPMethod, _ any) {
@@ -76,19 +99,32 @@ func (r *clientRegistry) seen(ctx context.Context, g *Gateway, endpoint string, 
 	now := r.clock.Now()
 	info := server.RequestProtocolInfoFromContext(ctx)
 	modern := info != nil && info.Modern
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	if !modern {
-		if s := server.ClientSessionFromContext(ctx); s != nil {
-			if c, ok := r.sessions[s.SessionID()]; ok {
-				c.LastSeen = now
-				if call {
-					c.Calls++
-				}
+		s := server.ClientSessionFromContext(ctx)
+		if s == nil {
+			return
+		}
+		touch := false
+		r.mu.Lock()
+		// Another token's request with this session ID is not this
+		// session's client (see resume).
+		if c, ok := r.sessions[s.SessionID()]; ok && c.Client.Token == g.tokenName(ctx) {
+			c.LastSeen = now
+			if call {
+				c.Calls++
+			}
+			touch = r.touchLocked(s.SessionID(), now)
+		}
+		r.mu.Unlock()
+		if touch && g.opts.Sessions != nil {
+			if err := g.opts.Sessions.TouchGatewaySession(ctx, g.opts.Scope, s.SessionID(), now); err != nil {
+				g.opts.Log.Warn("record gateway session activity", "error", err)
 			}
 		}
 		return
 	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	k := identityKey{endpoint, g.clientIdentity(ctx)}
 	c, ok := r.identities[k]
 	if !ok {
@@ -189,6 +225,11 @@ func (r *clientRegistry) revoke(token string) []string {
 			delete(r.sessions, id)
 		}
 	}
+	for id, rs := range r.resumable {
+		if rs.rec.Client.Token == token {
+			delete(r.resumable, id)
+		}
+	}
 	for k := range r.identities {
 		if k.id.Token == token {
 			delete(r.identities, k)
@@ -217,6 +258,12 @@ func (g *Gateway) CloseToken(name string) {
 		return
 	}
 	ids := g.clients.revoke(name)
+	if g.opts.Sessions != nil {
+		// A token made later under the same name must not inherit them.
+		if err := g.opts.Sessions.DeleteGatewaySessions(context.Background(), g.opts.Scope, name); err != nil {
+			g.opts.Log.Warn("forget gateway sessions of a revoked token", "token", name, "error", err)
+		}
+	}
 	g.mu.Lock()
 	eps := []*endpoint{g.agg}
 	for _, ep := range g.servers {

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -11,30 +12,32 @@ import (
 	"github.com/switchboard-mcp/switchboard/domain"
 )
 
-// subscriptions are the resources each session of one endpoint
+// subscriptions are the resources each legacy session of one endpoint
 // subscribed to, by the server that owns each.
 type subscriptions struct {
 	mu        sync.Mutex                   // guards bySession
 	bySession map[string]map[string]string // session ID -> URI -> server
 }
 
-// upstreamSub names one resource of one server.
-type upstreamSub struct{ server, uri string }
-
-// addSubscriptions makes ep keep its sessions' subscriptions and forward
-// them upstream. mcp-go answers resources/subscribe itself and its
+// addSubscriptions makes ep keep its clients' subscriptions and forward
+// them upstream, for legacy sessions (resources/subscribe) and 2026-07-28
+// listen streams alike, and advertise resources.subscribe only where a
+// server can honour it. mcp-go answers resources/subscribe itself and its
 // streamable HTTP sessions keep no subscriptions, so the gateway keeps
-// them in after-hooks; a subscription upstream that fails is logged, as
-// a hook cannot fail the client's request.
+// them in after-hooks; a subscription upstream that fails is logged, as a
+// hook cannot fail the client's request (guardSubscribe refuses, before
+// mcp-go sees it, a subscription no server could honour).
 func (ep *endpoint) addSubscriptions(hooks *server.Hooks) {
 	ep.subs.bySession = map[string]map[string]string{}
+	ep.addListen(hooks)
+	ep.addSubscribeOffer(hooks)
 	hooks.AddAfterSubscribe(func(ctx context.Context, _ any, req *mcp.SubscribeRequest, _ *mcp.EmptyResult) {
 		s := server.ClientSessionFromContext(ctx)
 		if s == nil {
 			return
 		}
-		srv, ok := ep.owner(req.Params.URI)
-		if !ok {
+		srv, err := ep.subscribable(req.Params.URI)
+		if err != nil {
 			return
 		}
 		ep.subs.mu.Lock()
@@ -86,42 +89,25 @@ func (ep *endpoint) owner(uri string) (string, bool) {
 	return cat.TemplateServer(uri)
 }
 
-// retain counts one more client subscribed to sub, subscribing upstream
-// for the first.
-func (g *Gateway) retain(ctx context.Context, sub upstreamSub) {
-	g.subMu.Lock()
-	if g.subCount == nil {
-		g.subCount = map[upstreamSub]int{}
+// subscribable returns the server a client of this endpoint subscribes to
+// uri through, or an error that tells the client why it cannot: no
+// server offers the resource, or its server does not offer subscriptions.
+// A server that has not connected yet is given the benefit of the doubt;
+// it is subscribed to when it connects.
+func (ep *endpoint) subscribable(uri string) (string, error) {
+	srv, ok := ep.owner(uri)
+	if !ok {
+		return "", fmt.Errorf("cannot subscribe to %q: no connected server offers this resource", uri)
 	}
-	g.subCount[sub]++
-	first := g.subCount[sub] == 1
-	g.subMu.Unlock()
-	if first {
-		if err := g.opts.Fleet.SubscribeResource(context.WithoutCancel(ctx), sub.server, sub.uri, true); err != nil {
-			g.opts.Log.Warn("gateway cannot subscribe to a resource", "server", sub.server, "uri", sub.uri, "error", err)
-		}
+	if offers, known := ep.g.upstream.offer(srv); known && !offers {
+		return "", fmt.Errorf("cannot subscribe to %q: server %q does not support resource subscriptions", uri, srv)
 	}
-}
-
-// release counts one client fewer subscribed to sub, unsubscribing
-// upstream after the last.
-func (g *Gateway) release(ctx context.Context, sub upstreamSub) {
-	g.subMu.Lock()
-	g.subCount[sub]--
-	last := g.subCount[sub] <= 0
-	if last {
-		delete(g.subCount, sub)
-	}
-	g.subMu.Unlock()
-	if last {
-		if err := g.opts.Fleet.SubscribeResource(context.WithoutCancel(ctx), sub.server, sub.uri, false); err != nil {
-			g.opts.Log.Warn("gateway cannot unsubscribe from a resource", "server", sub.server, "uri", sub.uri, "error", err)
-		}
-	}
+	return srv, nil
 }
 
 // forwardUpdate passes a server's notifications/resources/updated to the
-// sessions subscribed to that resource of that server.
+// legacy sessions and the 2026-07-28 listen streams subscribed to that
+// resource of that server.
 func (g *Gateway) forwardUpdate(n domain.ServerNotification) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(n.Params, &fields); err != nil {
@@ -153,5 +139,6 @@ func (g *Gateway) forwardUpdate(n domain.ServerNotification) {
 		for _, id := range ids {
 			_ = ep.mcp.SendNotificationToSpecificClient(id, mcp.MethodNotificationResourceUpdated, params)
 		}
+		ep.listens.deliver(n.Server, uri, fields)
 	}
 }

@@ -60,6 +60,9 @@ type ConnectClientProps struct {
 	// AddCommand is the client's own command that adds Switchboard;
 	// empty when it has none.
 	AddCommand string
+	// File edits the client's config file; the handler fills it, and an
+	// empty ClientID leaves it out (no file access configured).
+	File ConnectFileProps
 }
 
 // ConnectTokenPlaceholder stands in for the secret in the snippets until

@@ -72,6 +72,7 @@ type InvocationCardProps struct {
 	ResultOpen bool
 	Progress   *ProgressProps
 	Task       *InvocationTaskProps // the task the call runs as; nil for plain calls
+	Asks       *InvocationAsksProps // what the server asked during the call; nil when nothing
 	Items      []ContentItemProps
 	MoreItems  int // content items past MaxContentItems, not shown
 	Structured *StructuredProps
@@ -190,6 +191,7 @@ func NewInvocationCardProps(inv domain.Invocation, in CardInput) InvocationCardP
 	p.ArgsNotes = NewArgsNotesProps(inv)
 
 	p.Task = NewInvocationTaskProps(inv.Task)
+	p.Asks = NewInvocationAsksProps(inv, p.ID)
 	if inv.Status == domain.InvocationRunning {
 		p.Progress = &ProgressProps{} // indeterminate until the server reports
 		if inv.Progress != nil {

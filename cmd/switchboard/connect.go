@@ -9,15 +9,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"net/http"
 	"os"
-	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/switchboard-mcp/switchboard/clientconfig"
 	"github.com/switchboard-mcp/switchboard/domain"
 	"github.com/switchboard-mcp/switchboard/handlers"
 	"github.com/switchboard-mcp/switchboard/settingsfile"
@@ -38,7 +36,7 @@ func newConnectFlagSet(getenv func(string) string) (*flag.FlagSet, connectFlags)
 	return fs, connectFlags{
 		status:   st,
 		write:    fs.Bool("write", false, "write the entry into the client's config file, after asking (y/N), with a timestamped backup beside it"),
-		undo:     fs.Bool("undo", false, "restore the newest backup --write made of the client's config file"),
+		undo:     fs.Bool("undo", false, "restore the newest backup --write made of the client's config file, and take the servers its --import added out of Switchboard's settings again (unless edited since)"),
 		yes:      fs.Bool("yes", false, "with --write, do not ask for confirmation"),
 		file:     fs.String("file", "", "the client's config file; default the client's user-wide file on this OS"),
 		import_:  fs.Bool("import", false, "with --write, move the other servers the client's config lists into Switchboard's settings, so they stop running twice"),
@@ -76,15 +74,16 @@ func runConnect(ctx context.Context, args []string, getenv func(string) string, 
 	if !ok {
 		return fmt.Errorf("connect: name a client: one of %s", connectClientIDs())
 	}
+	files := clientconfig.New(clientconfig.Options{Getenv: getenv})
 	path := *f.file
 	if path == "" {
 		var err error
-		if path, err = clientConfigPath(client, runtime.GOOS, getenv); err != nil {
-			return fmt.Errorf("connect: %w", err)
+		if path, err = files.Path(client); err != nil {
+			return fmt.Errorf("connect: %w; pass --file", err)
 		}
 	}
 	if *f.undo {
-		return undoConnect(path, stdout)
+		return undoConnect(ctx, files, path, stdout)
 	}
 	base, secret, name, err := createClientToken(ctx, f.status, client.ID, getenv)
 	if err != nil {
@@ -108,86 +107,51 @@ func runConnect(ctx context.Context, args []string, getenv func(string) string, 
 		return nil
 	}
 	entry := client.Entry(target)
-	// The client's file is read like a settings file: regular, bounded.
-	old, err := settingsfile.ReadRegular("client config file", path, settingsfile.MaxFileSize)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	others, err := files.OtherServers(client, path)
+	if err != nil {
 		return fmt.Errorf("connect: %w", err)
 	}
-	others, err := otherServers(old, client.ServersKey)
-	if err != nil {
-		return fmt.Errorf("connect: %s: %w", path, err)
-	}
-	edited, err := settingsfile.SetEntry(old, client.ServersKey, domain.ConnectEntryName, entry)
-	if err != nil {
-		return fmt.Errorf("connect: %s: %w", path, err)
-	}
 	fmt.Fprintf(stdout, "Switchboard will set %s.%s in %s to:\n%s\n", client.ServersKey, domain.ConnectEntryName, path, indentJSON(entry))
-	var settingsPath string
+	change := domain.ClientConfigChange{Entry: entry}
 	if *f.import_ && len(others) > 0 {
-		if settingsPath = *f.settings; settingsPath == "" {
+		settingsPath := *f.settings
+		if settingsPath == "" {
 			if settingsPath, err = settingsfile.DefaultPath(getenv); err != nil {
 				return fmt.Errorf("connect: %w", err)
 			}
 		}
-		for _, name := range sortedNames(others) {
-			if edited, err = domain.RemoveServerEntry(path, edited, name); err != nil {
-				return fmt.Errorf("connect: %w", err)
-			}
-		}
-		fmt.Fprintf(stdout, "and move %s from there into Switchboard's settings (%s).\n", strings.Join(sortedNames(others), ", "), settingsPath)
+		files = clientconfig.New(clientconfig.Options{Settings: settingsPath, Getenv: getenv})
+		change.Import = sortedNames(others)
+		fmt.Fprintf(stdout, "and move %s from there into Switchboard's settings (%s).\n", strings.Join(change.Import, ", "), settingsPath)
 	}
 	if !*f.yes && !confirm(stdin, stdout, "Write it, keeping a backup of the file? [y/N] ") {
 		return errors.New("connect: nothing written")
 	}
-	if settingsPath != "" {
-		added, err := (&settingsfile.Editor{}).AddServers(ctx, settingsPath, others)
-		if err != nil {
-			return fmt.Errorf("connect: %w", err)
-		}
-		for _, name := range sortedNames(others) {
-			if !slices.Contains(added, name) {
-				fmt.Fprintf(stdout, "Switchboard's settings already have a server called %s; kept theirs as it was.\n", name)
-			}
-		}
-		if len(added) > 0 {
-			fmt.Fprintf(stdout, "Added to Switchboard's settings: %s.\n", strings.Join(added, ", "))
-		}
-	}
-	backup, err := writeClientConfig(path, old, edited, time.Now())
+	res, err := files.Apply(ctx, client, path, change)
 	if err != nil {
 		return fmt.Errorf("connect: %w", err)
 	}
-	if backup != "" {
-		fmt.Fprintf(stdout, "Written. The previous file is kept as %s; `switchboard connect %s --undo` puts it back.\n", backup, client.ID)
+	for _, name := range res.Kept {
+		fmt.Fprintf(stdout, "Switchboard's settings already have a server called %s; kept theirs as it was.\n", name)
+	}
+	if len(res.Added) > 0 {
+		fmt.Fprintf(stdout, "Added to Switchboard's settings: %s.\n", strings.Join(res.Added, ", "))
+	}
+	if res.Backup != "" {
+		fmt.Fprintf(stdout, "Written. The previous file is kept as %s; `switchboard connect %s --undo` puts it back", res.Backup, client.ID)
+		if len(res.Added) > 0 {
+			fmt.Fprint(stdout, " and takes the imported servers out of Switchboard's settings again")
+		}
+		fmt.Fprintln(stdout, ".")
 	} else {
 		fmt.Fprintf(stdout, "Written: %s was created.\n", path)
 	}
-	if len(others) > 0 && settingsPath == "" {
+	if len(others) > 0 && len(change.Import) == 0 {
 		fmt.Fprintf(stdout, "%s also lists %s. Switchboard can run them instead, so they stop running twice: run this again with --import.\n",
 			path, strings.Join(sortedNames(others), ", "))
 	}
 	fmt.Fprintf(stdout, "Restart %s to connect.\n", client.Name)
 	return nil
-}
-
-// otherServers returns the entries of the client's servers group other
-// than Switchboard's own.
-func otherServers(data []byte, group string) (map[string]json.RawMessage, error) {
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, nil
-	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(data, &top); err != nil {
-		return nil, fmt.Errorf("not a JSON object: %w", err)
-	}
-	var servers map[string]json.RawMessage
-	if raw, ok := top[group]; ok {
-		if err := json.Unmarshal(raw, &servers); err != nil {
-			return nil, fmt.Errorf("%q is not an object: %w", group, err)
-		}
-	}
-	delete(servers, domain.ConnectEntryName)
-	return servers, nil
 }
 
 func sortedNames(m map[string]json.RawMessage) []string {
@@ -206,36 +170,6 @@ func indentJSON(v json.RawMessage) string {
 		return string(v)
 	}
 	return b.String()
-}
-
-// clientConfigPath resolves the client's user-wide config file on goos.
-func clientConfigPath(c domain.ConnectClient, goos string, getenv func(string) string) (string, error) {
-	want := map[string]string{"darwin": "macos", "windows": "windows"}[goos]
-	if want == "" {
-		want = "linux"
-	}
-	i := slices.IndexFunc(c.Files, func(f domain.ClientConfigFile) bool { return f.OS == want })
-	if i < 0 {
-		return "", fmt.Errorf("%s has no config file on %s; pass --file", c.Name, goos)
-	}
-	p := c.Files[i].Path
-	for _, v := range []string{"APPDATA", "USERPROFILE"} {
-		if strings.Contains(p, "%"+v+"%") {
-			val := getenv(v)
-			if val == "" {
-				return "", fmt.Errorf("%%%s%% is not set; pass --file", v)
-			}
-			p = strings.ReplaceAll(p, "%"+v+"%", val)
-		}
-	}
-	if rest, ok := strings.CutPrefix(p, "~/"); ok {
-		home := getenv("HOME")
-		if home == "" {
-			return "", errors.New("HOME is not set; pass --file")
-		}
-		p = filepath.Join(home, rest)
-	}
-	return filepath.FromSlash(p), nil
 }
 
 // createClientToken asks the running instance for a client token named
@@ -305,69 +239,22 @@ func confirm(stdin io.Reader, stdout io.Writer, question string) bool {
 	return false
 }
 
-// backupSuffix marks the copies --write keeps; a timestamp follows, so
-// they sort by age.
-const backupSuffix = ".switchboard-backup-"
-
-// writeClientConfig replaces the file at path, whose bytes were old
-// (nil when it did not exist), with edited, after copying old to a
-// timestamped backup beside it. It returns the backup's path, empty when
-// there was no file.
-func writeClientConfig(path string, old, edited []byte, now time.Time) (string, error) {
-	perm := fs.FileMode(0o600)
-	backup := ""
-	if info, err := os.Stat(path); err == nil {
-		perm = info.Mode().Perm()
-		backup = path + backupSuffix + now.UTC().Format("20060102T150405.000Z")
-		if err := atomicWrite(backup, old, perm); err != nil {
-			return "", fmt.Errorf("back up %s: %w", path, err)
-		}
-	} else if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return "", err
+// undoConnect puts the newest backup of the client's file at path back,
+// and takes out of Switchboard's settings what the import that made it
+// added, unless edited since.
+func undoConnect(ctx context.Context, files *clientconfig.Files, path string, stdout io.Writer) error {
+	res, err := files.Undo(ctx, path)
+	if res.Backup != "" {
+		fmt.Fprintf(stdout, "Restored %s from %s.\n", path, res.Backup)
 	}
-	if err := atomicWrite(path, edited, perm); err != nil {
-		return "", fmt.Errorf("write %s: %w", path, err)
+	if len(res.Removed) > 0 {
+		fmt.Fprintf(stdout, "Took %s out of Switchboard's settings again; the client runs them itself.\n", strings.Join(res.Removed, ", "))
 	}
-	return backup, nil
-}
-
-// undoConnect puts the newest backup of path back in its place.
-func undoConnect(path string, stdout io.Writer) error {
-	backups, _ := filepath.Glob(path + backupSuffix + "*")
-	if len(backups) == 0 {
-		return fmt.Errorf("connect: no backup of %s to restore", path)
+	if len(res.Kept) > 0 {
+		fmt.Fprintf(stdout, "Kept %s in Switchboard's settings: changed since the import. Remove them there if the client should run them alone.\n", strings.Join(res.Kept, ", "))
 	}
-	slices.Sort(backups)
-	newest := backups[len(backups)-1]
-	data, err := settingsfile.ReadRegular("backup", newest, settingsfile.MaxFileSize)
 	if err != nil {
 		return fmt.Errorf("connect: %w", err)
 	}
-	perm := fs.FileMode(0o600)
-	if info, err := os.Stat(newest); err == nil {
-		perm = info.Mode().Perm()
-	}
-	if err := atomicWrite(path, data, perm); err != nil {
-		return fmt.Errorf("connect: restore %s: %w", path, err)
-	}
-	if err := os.Remove(newest); err != nil {
-		return fmt.Errorf("connect: %w", err)
-	}
-	_, err = fmt.Fprintf(stdout, "Restored %s from %s.\n", path, newest)
-	return err
-}
-
-// atomicWrite writes data to a temporary file beside path and renames it
-// into place, so the client never reads half a config.
-func atomicWrite(path string, data []byte, perm fs.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	_, werr := tmp.Write(data)
-	if err := errors.Join(werr, tmp.Chmod(perm), tmp.Sync(), tmp.Close()); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return nil
 }

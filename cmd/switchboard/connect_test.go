@@ -159,17 +159,55 @@ func TestConnectImportMovesTheClientsServers(t *testing.T) {
 	if b, _ := os.ReadFile(cfg); string(b) != original {
 		t.Errorf("after --undo:\n%s", b)
 	}
+	b, _ = os.ReadFile(settings)
+	if strings.Contains(string(b), "mcp-server-git") || !strings.Contains(string(b), "mine") {
+		t.Errorf("settings after --undo (want git taken out again, web kept):\n%s", b)
+	}
+	if !strings.Contains(out.String(), "Took git out of Switchboard's settings") {
+		t.Errorf("--undo does not say git was taken out:\n%s", out.String())
+	}
+	if left, _ := filepath.Glob(cfg + ".switchboard-backup-*"); len(left) != 0 {
+		t.Errorf("left beside the client file after --undo: %v", left)
+	}
 }
 
-func TestClientConfigPath(t *testing.T) {
-	env := map[string]string{"HOME": "/home/a", "APPDATA": `C:\Users\a\AppData\Roaming`}
-	getenv := func(k string) string { return env[k] }
-	vs, _ := domain.FindConnectClient("vscode")
-	if got, _ := clientConfigPath(vs, "linux", getenv); got != filepath.FromSlash("/home/a/.config/Code/User/mcp.json") {
-		t.Errorf("vscode on linux: got %q", got)
+// TestConnectUndoKeepsEditedImports: a server the import added and the
+// person edited since stays in Switchboard's settings, and undo says so.
+func TestConnectUndoKeepsEditedImports(t *testing.T) {
+	addr, tokenFile, _ := connectFixture(t)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "mcp.json")
+	settings := filepath.Join(dir, "switchboard", "settings.json")
+	original := `{"mcpServers": {"git": {"command": "uvx", "args": ["mcp-server-git"]}, "time": {"command": "uvx", "args": ["mcp-server-time"]}}}`
+	if err := os.WriteFile(cfg, []byte(original), 0o600); err != nil {
+		t.Fatal(err)
 	}
-	cd, _ := domain.FindConnectClient("claude-desktop")
-	if _, err := clientConfigPath(cd, "linux", getenv); err == nil {
-		t.Errorf("claude desktop on linux: got nil error, want none there")
+	getenv := func(string) string { return "" }
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"connect", "cursor", "--addr", addr, "--token-file", tokenFile, "--file", cfg,
+		"--settings", settings, "--write", "--import", "--yes"}, getenv, strings.NewReader(""), &out, &bytes.Buffer{}); err != nil {
+		t.Fatalf("connect --import: %v\n%s", err, out.String())
+	}
+	b, _ := os.ReadFile(settings)
+	edited := strings.Replace(string(b), "mcp-server-time", "mcp-server-time-edited", 1)
+	if edited == string(b) {
+		t.Fatalf("settings after --import lack time:\n%s", b)
+	}
+	if err := os.WriteFile(settings, []byte(edited), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if err := run(context.Background(), []string{"connect", "cursor", "--file", cfg, "--undo"}, getenv, strings.NewReader(""), &out, &bytes.Buffer{}); err != nil {
+		t.Fatalf("--undo: %v\n%s", err, out.String())
+	}
+	b, _ = os.ReadFile(settings)
+	if strings.Contains(string(b), "mcp-server-git") || !strings.Contains(string(b), "mcp-server-time-edited") {
+		t.Errorf("settings after --undo (want git out, the edited time kept):\n%s", b)
+	}
+	if !strings.Contains(out.String(), "Kept time in Switchboard's settings") {
+		t.Errorf("--undo does not say time was kept:\n%s", out.String())
+	}
+	if b, _ := os.ReadFile(cfg); string(b) != original {
+		t.Errorf("client file after --undo:\n%s", b)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/switchboard-mcp/switchboard/clientconfig"
 	"github.com/switchboard-mcp/switchboard/domain"
 	"github.com/switchboard-mcp/switchboard/fswatch"
 	"github.com/switchboard-mcp/switchboard/handlers"
@@ -64,15 +65,16 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 	}
 
 	scope := domain.Scope{User: domain.LocalUser, Workspace: cfg.project}
+	editor := &settingsfile.Editor{} // one per process: its lock serializes every settings edit
 	serverNotifications := domain.NewServerNotifications()
 	fleet := domain.NewFleet(domain.FleetOptions{
 		SupervisorOptions: domain.SupervisorOptions{
-			Connector: mcpclient.New(mcpclient.Options{Log: log.With("component", "mcpclient"), MaxMessageBytes: cfg.maxMessageBytes, Notifications: serverNotifications.Publish}),
+			Connector: mcpclient.New(mcpclient.Options{Log: log.With("component", "mcpclient"), MaxMessageBytes: cfg.maxMessageBytes, Notifications: serverNotifications.Publish, Workspace: cfg.project}),
 			Store:     db.ServerStore(),
 			Scope:     scope,
 			Log:       log.With("component", "supervisor"),
 		},
-		Editor: &settingsfile.Editor{},
+		Editor: editor,
 	})
 
 	validator := jsonschema.New()
@@ -85,6 +87,7 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 		MaxResultBytes:  cfg.resultCap,
 		Policies:        domain.NewPolicies(db.PolicyStore()),
 		ApprovalTimeout: cfg.approvalTimeout,
+		Grants:          db.GrantStore(),
 	})
 	recoverFromStop(ctx, db, invocations, log)
 	pruneDone := make(chan struct{})
@@ -145,15 +148,22 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 		_ = fleet.Close(context.WithoutCancel(ctx))
 		return err
 	}
-	gateway := mcpserver.New(mcpserver.Options{Fleet: fleet, Invocations: invocations, Scope: scope,
+	stateKey, err := mcpserver.LoadStateKey(cfg.data)
+	if err != nil {
+		_ = ln.Close()
+		_ = fleet.Close(context.WithoutCancel(ctx))
+		return err
+	}
+	gateway := mcpserver.New(mcpserver.Options{Fleet: fleet, Invocations: invocations, Scope: scope, StateKey: stateKey,
 		Log: log.With("component", "gateway"), TokenName: handlers.MCPTokenName, Policies: domain.NewPolicies(db.PolicyStore()),
-		Notifications: serverNotifications})
+		Notifications: serverNotifications, Sessions: db.GatewaySessionStore()})
 	gctx, stopGateway := context.WithCancel(ctx)
 	defer stopGateway()
 	go gateway.Run(gctx)
 	done := make(chan struct{})
 	e := handlers.New(handlers.Options{
 		Gateway:        gateway,
+		ClientConfigs:  clientconfig.New(clientconfig.Options{Settings: src.path, Editor: editor, Getenv: getenv}),
 		ClientTokens:   clientTokens,
 		Fleet:          fleet,
 		Scope:          scope,

@@ -7,18 +7,22 @@
 //   {"url": "http://127.0.0.1:PORT/mcp", "token": "...",
 //    "calls": [{"name": "everything__echo", "arguments": {...}}, ...],
 //    "reads": ["demo://resource/static/document/architecture.md", ...],
-//    "timeoutMs": 60000}
+//    "timeoutMs": 60000,
+//    "elicitation": {"action": "accept", "content": {...}}}
 // and prints one JSON object on stdout:
 //   {"protocolVersion": "...", "tools": [...every page of tools/list, as sent...],
 //    "calls": [{"result": {...}} | {"error": {"code": ..., "message": "..."}}, ...],
-//    "reads": [{"result": {...}} | {"error": {...}}, ...]}
+//    "reads": [{"result": {...}} | {"error": {...}}, ...],
+//    "elicited": [...the params of every elicitation/create the client was sent...]}
+// With "elicitation" the client declares the capability and answers every
+// elicitation request with that fixed answer; without it, it declares none.
 //
 // Requests go through the SDK's low-level request() with a schema that
 // accepts anything, so nothing the gateway sent is dropped or defaulted.
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
 const anything = z.any();
@@ -56,7 +60,15 @@ async function main() {
   const transport = new StreamableHTTPClientTransport(new URL(spec.url), {
     requestInit: { headers: { Authorization: `Bearer ${spec.token}` } },
   });
-  const client = new Client({ name: 'gateway-e2e-v1', version: '1.0.0' }, { capabilities: {} });
+  const capabilities = spec.elicitation ? { elicitation: { form: {} } } : {};
+  const client = new Client({ name: 'gateway-e2e-v1', version: '1.0.0' }, { capabilities });
+  const elicited = [];
+  if (spec.elicitation) {
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      elicited.push(request.params);
+      return spec.elicitation;
+    });
+  }
   await client.connect(transport, { timeout });
 
   const tools = [];
@@ -72,7 +84,7 @@ async function main() {
   const reads = await each(spec.reads, (uri) =>
     client.request({ method: 'resources/read', params: { uri } }, anything, { timeout }));
 
-  process.stdout.write(JSON.stringify({ protocolVersion: transport.protocolVersion ?? null, tools, calls, reads }) + '\n');
+  process.stdout.write(JSON.stringify({ protocolVersion: transport.protocolVersion ?? null, tools, calls, reads, elicited }) + '\n');
   await client.close();
 }
 

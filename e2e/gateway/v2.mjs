@@ -1,7 +1,9 @@
 // v2.mjs is v1.mjs with the official TypeScript SDK v2 client
 // (@modelcontextprotocol/client) pinned to protocol 2026-07-28: no
 // initialize session, the version and the client's identity in each
-// request's _meta. Same spec on stdin, same JSON on stdout.
+// request's _meta. Same spec on stdin, same JSON on stdout. An
+// elicitation reaches it as an input_required result; the SDK answers it
+// with the handler registered here and retries the call by itself.
 
 import { Client, StreamableHTTPClientTransport, ProtocolError } from '@modelcontextprotocol/client';
 import { z } from 'zod';
@@ -41,8 +43,18 @@ async function main() {
   });
   const client = new Client(
     { name: 'gateway-e2e-v2', version: '2.0.0' },
-    { capabilities: {}, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    {
+      capabilities: spec.elicitation ? { elicitation: { form: {} } } : {},
+      versionNegotiation: { mode: { pin: '2026-07-28' } },
+    },
   );
+  const elicited = [];
+  if (spec.elicitation) {
+    client.setRequestHandler('elicitation/create', async (request) => {
+      elicited.push(request.params);
+      return spec.elicitation;
+    });
+  }
   await client.connect(transport, { timeout });
 
   const tools = [];
@@ -59,7 +71,7 @@ async function main() {
     client.request({ method: 'resources/read', params: { uri } }, anything, { timeout }));
 
   const protocolVersion = client.getNegotiatedProtocolVersion?.() ?? null;
-  process.stdout.write(JSON.stringify({ protocolVersion, tools, calls, reads }) + '\n');
+  process.stdout.write(JSON.stringify({ protocolVersion, tools, calls, reads, elicited }) + '\n');
   await client.close();
 }
 

@@ -17,7 +17,13 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ErrorCode,
+  ListRootsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
 const anything = z.any();
@@ -59,9 +65,20 @@ function errorOf(err) {
 async function main() {
   const spec = await readStdin();
   const timeout = spec.timeoutMs ?? 60000;
-  // The same empty client capabilities Switchboard declares, so servers
-  // that adapt to the client (roots, sampling, elicitation) behave alike.
-  const client = new Client({ name: 'switchboard-parity-direct', version: '1.0.0' }, { capabilities: {} });
+  // The client capabilities Switchboard declares upstream, answered as
+  // Switchboard answers when nobody can be asked (no roots; elicitation
+  // and sampling refused), so servers that adapt to the client (roots,
+  // sampling, elicitation) behave alike.
+  const client = new Client(
+    { name: 'switchboard-parity-direct', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} } },
+  );
+  const refuse = () => {
+    throw new McpError(ErrorCode.InvalidRequest, 'nobody could be asked');
+  };
+  client.setRequestHandler(ElicitRequestSchema, refuse);
+  client.setRequestHandler(CreateMessageRequestSchema, refuse);
+  client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [] }));
   await client.connect(transportFor(spec), { timeout });
 
   const tools = [];
