@@ -81,7 +81,7 @@ func (f *Files) Undo(ctx context.Context, path string) (domain.ClientUndoResult,
 	if backup == "" {
 		return res, fmt.Errorf("%s: %w", path, domain.ErrNothingToUndo)
 	}
-	data, err := settingsfile.ReadRegular("backup", backup, settingsfile.MaxFileSize)
+	data, err := settingsfile.ReadRegular("backup", backup, MaxClientFileSize)
 	if err != nil {
 		return res, err
 	}

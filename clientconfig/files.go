@@ -187,7 +187,7 @@ func (f *Files) Apply(ctx context.Context, c domain.ConnectClient, path string, 
 // readClientFile reads a client's config like a settings file (regular,
 // bounded); a missing file is nil, not an error.
 func readClientFile(path string) ([]byte, error) {
-	data, err := settingsfile.ReadRegular("client config file", path, settingsfile.MaxFileSize)
+	data, err := settingsfile.ReadRegular("client config file", path, MaxClientFileSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -93,34 +93,49 @@ func Exposable(st Status, wasExposed bool) bool {
 func NewCatalogue(servers []CatalogueServer) *Catalogue {
 	servers = append([]CatalogueServer(nil), servers...)
 	sort.Slice(servers, func(i, j int) bool { return servers[i].Status.ServerName < servers[j].Status.ServerName })
-	c := &Catalogue{
-		tools: map[string]int{}, bareTools: map[string][]int{},
-		prompts: map[string]int{}, barePrompts: map[string][]int{},
-		resources: map[string]string{}, templates: map[string]string{},
+	c := &Catalogue{resources: map[string]string{}, templates: map[string]string{}}
+	// Sizes are known up front: a gateway may list thousands of tools, and
+	// growing these as they fill costs more than the rest of the build.
+	var nTools, nPrompts int
+	for _, s := range servers {
+		nTools += len(s.Caps.Tools)
+		nPrompts += len(s.Caps.Prompts)
 	}
-	var toolEntries, promptEntries []namedEntry
-	toolOf := map[[2]string]Tool{}
-	promptOf := map[[2]string]Prompt{}
+	c.tools, c.bareTools = make(map[string]int, nTools), make(map[string][]int, nTools)
+	c.prompts, c.barePrompts = make(map[string]int, nPrompts), make(map[string][]int, nPrompts)
+	// Each entry keeps a pointer to the tool or prompt it names, so they
+	// are copied once, into the catalogue.
+	toolEntries, promptEntries := make([]namedEntry, 0, nTools), make([]namedEntry, 0, nPrompts)
+	toolOf, promptOf := make([]*Tool, 0, nTools), make([]*Prompt, 0, nPrompts)
+	// The names one server listed so far (servers are sorted, so a name
+	// given twice is seen as one server).
+	seenTools, seenPrompts := map[string]bool{}, map[string]bool{}
 	resourceServers := map[string][]string{}
 	templateServers := map[string][]string{}
-	for _, s := range servers {
+	for k, s := range servers {
 		name := s.Status.ServerName
 		c.Servers = append(c.Servers, name)
-		for _, t := range s.Caps.Tools {
-			k := [2]string{name, t.Name}
-			if _, dup := toolOf[k]; dup {
+		if k == 0 || servers[k-1].Status.ServerName != name {
+			clear(seenTools)
+			clear(seenPrompts)
+		}
+		for i := range s.Caps.Tools {
+			t := &s.Caps.Tools[i]
+			if seenTools[t.Name] {
 				continue // a server listing one name twice: the first one counts
 			}
-			toolOf[k] = t
-			toolEntries = append(toolEntries, namedEntry{server: name, original: t.Name})
+			seenTools[t.Name] = true
+			toolEntries = append(toolEntries, namedEntry{server: name, original: t.Name, of: len(toolOf)})
+			toolOf = append(toolOf, t)
 		}
-		for _, p := range s.Caps.Prompts {
-			k := [2]string{name, p.Name}
-			if _, dup := promptOf[k]; dup {
+		for i := range s.Caps.Prompts {
+			p := &s.Caps.Prompts[i]
+			if seenPrompts[p.Name] {
 				continue
 			}
-			promptOf[k] = p
-			promptEntries = append(promptEntries, namedEntry{server: name, original: p.Name})
+			seenPrompts[p.Name] = true
+			promptEntries = append(promptEntries, namedEntry{server: name, original: p.Name, of: len(promptOf)})
+			promptOf = append(promptOf, p)
 		}
 		for _, r := range s.Caps.Resources {
 			if owners := resourceServers[r.URI]; len(owners) > 0 {
@@ -146,14 +161,20 @@ func NewCatalogue(servers []CatalogueServer) *Catalogue {
 		}
 	}
 	assignExposedNames(toolEntries)
+	if len(toolEntries) > 0 {
+		c.Tools = make([]ExposedTool, 0, len(toolEntries))
+	}
 	for i, e := range toolEntries {
-		c.Tools = append(c.Tools, ExposedTool{Name: e.exposed, Server: e.server, Tool: toolOf[[2]string{e.server, e.original}]})
+		c.Tools = append(c.Tools, ExposedTool{Name: e.exposed, Server: e.server, Tool: *toolOf[e.of]})
 		c.tools[e.exposed] = i
 		c.bareTools[e.original] = append(c.bareTools[e.original], i)
 	}
 	assignExposedNames(promptEntries)
+	if len(promptEntries) > 0 {
+		c.Prompts = make([]ExposedPrompt, 0, len(promptEntries))
+	}
 	for i, e := range promptEntries {
-		c.Prompts = append(c.Prompts, ExposedPrompt{Name: e.exposed, Server: e.server, Prompt: promptOf[[2]string{e.server, e.original}]})
+		c.Prompts = append(c.Prompts, ExposedPrompt{Name: e.exposed, Server: e.server, Prompt: *promptOf[e.of]})
 		c.prompts[e.exposed] = i
 		c.barePrompts[e.original] = append(c.barePrompts[e.original], i)
 	}

@@ -48,6 +48,7 @@ func nameHash(server, name string, n int) string {
 type namedEntry struct {
 	server, original string
 	exposed          string
+	of               int // which tool or prompt, for the caller
 }
 
 // assignExposedNames gives every entry its name on the gateway:
@@ -63,12 +64,16 @@ func assignExposedNames(entries []namedEntry) {
 		return entries[i].original < entries[j].original
 	})
 	base := make([]string, len(entries))
-	count := map[string]int{}
+	count := make(map[string]int, len(entries))
+	var server, prefix string // entries come sorted by server: its prefix is made once
 	for i, e := range entries {
-		base[i] = SafeName(e.server) + ExposedNameSeparator + SafeName(e.original)
+		if i == 0 || e.server != server {
+			server, prefix = e.server, SafeName(e.server)+ExposedNameSeparator
+		}
+		base[i] = prefix + SafeName(e.original)
 		count[base[i]]++
 	}
-	taken := map[string]bool{}
+	taken := make(map[string]bool, len(entries))
 	for i, b := range base {
 		if count[b] == 1 && len(b) <= MaxExposedNameLength {
 			entries[i].exposed = b

@@ -172,3 +172,24 @@ func TestExposable(t *testing.T) {
 		})
 	}
 }
+
+func TestCatalogueKeepsTheFirstOfANameListedTwice(t *testing.T) {
+	a := catServer("a")
+	a.Caps.Tools = []Tool{{Name: "t", Description: "first"}, {Name: "u"}, {Name: "t", Description: "second"}}
+	a.Caps.Prompts = []Prompt{{Name: "p", Description: "first"}, {Name: "p", Description: "second"}}
+	b := catServer("b", "t") // another server's t is a tool of its own
+	c := NewCatalogue([]CatalogueServer{b, a})
+	var got []string
+	for _, e := range c.Tools {
+		got = append(got, e.Name+"="+e.Tool.Description)
+	}
+	if want := []string{"a__t=first", "a__u=", "b__t="}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("tools: got %v, want %v", got, want)
+	}
+	if len(c.Prompts) != 1 || c.Prompts[0].Prompt.Description != "first" {
+		t.Errorf("prompts: got %+v, want only a__p with the first description", c.Prompts)
+	}
+	if tl, ok := c.Tool("a__t"); !ok || tl.Tool.Description != "first" {
+		t.Errorf("routing a__t: got %+v, %v; want the first t", tl, ok)
+	}
+}

@@ -134,12 +134,26 @@ type InvocationFilter struct {
 
 // InvocationStore persists invocations per scope. A lookup in another
 // scope finds nothing, so one tenant cannot learn of another's calls.
+//
+// Writes come in three strengths, so that a call pays for the disk only
+// where a crash must not lose anything: SaveInvocation and
+// FinishInvocation return once committed; QueueInvocation, for the states
+// a crash may lose (a call stored as unfinished, or not at all, is never
+// reported to anyone as done), does not wait. Every read sees every write
+// handed in before it, waited for or not.
 type InvocationStore interface {
+	// SaveInvocation stores inv, unless a newer version of it is stored,
+	// and returns once it is committed.
 	SaveInvocation(ctx context.Context, inv Invocation) error
+	// QueueInvocation stores inv as SaveInvocation does but returns at
+	// once; failed, when not nil, is told if the write failed.
+	QueueInvocation(inv Invocation, failed func(error))
+	// FinishInvocation stores a call's final state and appends its row to
+	// the append-only audit log, both or neither, and returns once both
+	// are committed.
+	FinishInvocation(ctx context.Context, inv Invocation, rec AuditRecord) error
 	Invocation(ctx context.Context, scope Scope, id string) (Invocation, error) // ErrInvocationNotFound
 	Invocations(ctx context.Context, scope Scope, f InvocationFilter) ([]Invocation, error)
-	// AppendAudit adds one row to the append-only audit log.
-	AppendAudit(ctx context.Context, rec AuditRecord) error
 	// PruneBefore deletes invocations and audit rows that ended before t.
 	PruneBefore(ctx context.Context, t time.Time) (int64, error)
 	// InterruptOrphans ends the unfinished invocations in sel that no live

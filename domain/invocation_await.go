@@ -24,9 +24,11 @@ type Waiter func(ctx context.Context) (Invocation, json.RawMessage, error)
 
 // StartWhole is Start for a caller that passes the result on, such as the
 // gateway: the Waiter it returns is bound to the call itself, so the whole
-// result is there however soon the call ends.
+// result is there however soon the call ends. Such a caller learns of the
+// call only from its Waiter, so the pending state is not waited for: only
+// the final state is (see FinishInvocation), before the Waiter returns.
 func (s *Invocations) StartWhole(ctx context.Context, req CallRequest) (Invocation, Waiter, error) {
-	inv, c, err := s.start(ctx, req, nil)
+	inv, c, err := s.start(ctx, req, nil, true)
 	if err != nil {
 		return Invocation{}, nil, err
 	}

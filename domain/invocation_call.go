@@ -52,6 +52,31 @@ func (c *call) save(ctx context.Context) error {
 	return nil
 }
 
+// savePending publishes the pending state and stores it: queued without
+// waiting when queued is set, otherwise committed before Start returns,
+// since a caller that is given the call's id may hand it on (an API
+// client), and the id must then be found even after a crash; so must a
+// replayed call key, which only the store can refuse.
+func (c *call) savePending(ctx context.Context, queued bool) error {
+	if !queued {
+		return c.save(ctx)
+	}
+	c.queue()
+	return nil
+}
+
+// queue publishes the current state and hands it to the store without
+// waiting: a state a crash may lose, since the call is not over.
+func (c *call) queue() {
+	c.mu.Lock()
+	inv := c.svc.opts.Feed.publish(c.inv)
+	c.inv.Version = inv.Version
+	c.mu.Unlock()
+	c.svc.opts.Store.QueueInvocation(inv, func(err error) {
+		c.svc.opts.Log.Error("save invocation", "invocation", inv.ID, "error", err)
+	})
+}
+
 func (c *call) cancelByPerson() {
 	c.mu.Lock()
 	c.cancelled = true
@@ -84,7 +109,6 @@ func (c *call) move(to InvocationStatus) bool {
 // run sends the call and records how it ended.
 func (c *call) run() {
 	s := c.svc
-	log := s.opts.Log
 	bg := context.Background()
 	id := c.snapshot().ID
 	defer func() {
@@ -115,9 +139,7 @@ func (c *call) run() {
 	}
 	// An approved call was already saved as running when it was approved.
 	if c.move(InvocationRunning) {
-		if err := c.save(bg); err != nil {
-			log.Error("save invocation", "invocation", inv.ID, "error", err)
-		}
+		c.queue()
 	}
 	var result json.RawMessage
 	if c.asTask {
@@ -187,19 +209,21 @@ func (c *call) finish(ctx context.Context, result json.RawMessage, callErr error
 		"status", string(to), "duration", inv.EndedAt.Sub(inv.StartedAt).Round(time.Millisecond).String())
 }
 
-// record writes the audit row of inv, which ended as to, and then stores
-// and publishes its final state: the audit row comes first, so anyone who
-// sees the call finished can find its trace.
+// record stores the final state of inv, which ended as to, with its audit
+// row, and then publishes it: whoever sees the call finished, an agent
+// given its result included, can find both after a crash.
 func (c *call) record(ctx context.Context, inv Invocation, to InvocationStatus) {
 	s := c.svc
+	inv.Version = s.opts.Feed.reserve()
+	c.mu.Lock()
+	c.inv.Version = inv.Version
+	c.mu.Unlock()
 	rec := AuditRecord{InvocationID: inv.ID, Scope: inv.Scope, ServerName: inv.ServerName, Tool: inv.Tool,
 		ArgsSHA256: ArgumentsHash(inv.Arguments), StartedAt: inv.StartedAt, EndedAt: inv.EndedAt, Outcome: to}
-	if err := s.opts.Store.AppendAudit(ctx, rec); err != nil {
-		s.opts.Log.Error("append audit record", "invocation", inv.ID, "error", err)
-	}
-	if err := c.save(ctx); err != nil {
+	if err := s.opts.Store.FinishInvocation(ctx, inv, rec); err != nil {
 		s.opts.Log.Error("save invocation", "invocation", inv.ID, "error", err)
 	}
+	s.opts.Feed.offer(inv)
 }
 
 func resultIsError(result json.RawMessage) bool {

@@ -13,14 +13,19 @@ import (
 // its end), the newest of each, so a card is always seen running before it
 // ends.
 type InvocationFeed struct {
-	mu   sync.Mutex // guards seq and subs
+	mu   sync.Mutex // guards seq, subs and calls
 	seq  uint64
 	subs map[*InvocationSubscription]struct{}
+	// calls holds the subscriptions to one invocation each, by its id: a
+	// change is offered to those of its own call only, so a thousand
+	// calls each followed by its own relay cost what one does.
+	calls map[string]map[*InvocationSubscription]struct{}
 }
 
 // NewInvocationFeed returns a feed with no subscribers.
 func NewInvocationFeed() *InvocationFeed {
-	return &InvocationFeed{subs: map[*InvocationSubscription]struct{}{}}
+	return &InvocationFeed{subs: map[*InvocationSubscription]struct{}{},
+		calls: map[string]map[*InvocationSubscription]struct{}{}}
 }
 
 // publish stamps inv with the next version and offers it to the
@@ -38,12 +43,39 @@ func (f *InvocationFeed) publishAbove(inv Invocation, floor uint64) Invocation {
 	f.seq = max(f.seq, floor)
 	f.seq++
 	inv.Version = f.seq
+	f.offerLocked(inv)
+	return inv
+}
+
+// offerLocked hands inv to the subscribers of its scope and of its call;
+// f.mu must be held.
+func (f *InvocationFeed) offerLocked(inv Invocation) {
 	for s := range f.subs {
 		if s.scope == inv.Scope {
 			s.offer(inv)
 		}
 	}
-	return inv
+	for s := range f.calls[inv.ID] {
+		if s.scope == inv.Scope {
+			s.offer(inv)
+		}
+	}
+}
+
+// reserve returns the next version without publishing anything, for a
+// change that is published (with offer) only once it is stored.
+func (f *InvocationFeed) reserve() uint64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.seq++
+	return f.seq
+}
+
+// offer publishes inv with the version reserve gave it.
+func (f *InvocationFeed) offer(inv Invocation) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.offerLocked(inv)
 }
 
 // Subscribe returns a subscription to the changes of one scope.
@@ -55,10 +87,24 @@ func (f *InvocationFeed) Subscribe(scope Scope) *InvocationSubscription {
 	return s
 }
 
+// SubscribeCall returns a subscription to the changes of one invocation
+// of scope, from now on: what happened before is in its current state.
+func (f *InvocationFeed) SubscribeCall(scope Scope, id string) *InvocationSubscription {
+	s := &InvocationSubscription{feed: f, scope: scope, call: id, pending: map[string][]Invocation{}, ready: make(chan struct{}, 1)}
+	f.mu.Lock()
+	if f.calls[id] == nil {
+		f.calls[id] = map[*InvocationSubscription]struct{}{}
+	}
+	f.calls[id][s] = struct{}{}
+	f.mu.Unlock()
+	return s
+}
+
 // InvocationSubscription receives changes coalesced per invocation.
 type InvocationSubscription struct {
 	feed  *InvocationFeed
 	scope Scope
+	call  string        // the one invocation followed (SubscribeCall); empty for all of the scope
 	ready chan struct{} // holds a token while pending is non-empty
 
 	mu      sync.Mutex // guards pending
@@ -69,7 +115,9 @@ func (s *InvocationSubscription) offer(inv Invocation) {
 	s.mu.Lock()
 	q := s.pending[inv.ID]
 	if n := len(q); n > 0 && q[n-1].Status == inv.Status {
-		q[n-1] = inv // a newer progress of the same status
+		if inv.Version > q[n-1].Version {
+			q[n-1] = inv // a newer progress of the same status
+		}
 	} else {
 		q = append(q, inv)
 	}
@@ -117,6 +165,15 @@ func (s *InvocationSubscription) Drain() []Invocation {
 // Close stops delivery; it is safe to call more than once.
 func (s *InvocationSubscription) Close() {
 	s.feed.mu.Lock()
-	delete(s.feed.subs, s)
-	s.feed.mu.Unlock()
+	defer s.feed.mu.Unlock()
+	if s.call == "" {
+		delete(s.feed.subs, s)
+		return
+	}
+	if subs := s.feed.calls[s.call]; subs != nil {
+		delete(subs, s)
+		if len(subs) == 0 {
+			delete(s.feed.calls, s.call)
+		}
+	}
 }

@@ -140,13 +140,15 @@ type CallRequest struct {
 // anything is recorded: it could only fail, and a card for it would say
 // less than the refusal does.
 func (s *Invocations) Start(ctx context.Context, req CallRequest) (Invocation, error) {
-	inv, _, err := s.start(ctx, req, nil)
+	inv, _, err := s.start(ctx, req, nil, false)
 	return inv, err
 }
 
 // start is Start with the pointers of values an earlier call took from
-// defaults, which a retry sends again as they were.
-func (s *Invocations) start(ctx context.Context, req CallRequest, inherited []string) (Invocation, *call, error) {
+// defaults, which a retry sends again as they were. With queuePending the
+// pending state is stored without waiting for the disk, for a caller that
+// tells nobody of the call before it ends (see savePending).
+func (s *Invocations) start(ctx context.Context, req CallRequest, inherited []string, queuePending bool) (Invocation, *call, error) {
 	args, err := normalizeArgs(req.Arguments)
 	if err != nil {
 		return Invocation{}, nil, err
@@ -181,6 +183,9 @@ func (s *Invocations) start(ctx context.Context, req CallRequest, inherited []st
 		return Invocation{}, nil, err
 	}
 	ask := policy == PolicyAsk && !s.takeGrant(ctx, req, checked.args)
+	// Only a key the caller chose can be a replay, which only the store
+	// can tell.
+	chosenKey := req.Key.MessageID != "" && req.Key.ToolCallID != ""
 	if req.Key.MessageID == "" {
 		req.Key.MessageID = s.opts.NewID()
 	}
@@ -200,7 +205,7 @@ func (s *Invocations) start(ctx context.Context, req CallRequest, inherited []st
 	s.mu.Lock()
 	s.running[inv.ID] = c
 	s.mu.Unlock()
-	if err := c.save(ctx); err != nil {
+	if err := c.savePending(ctx, queuePending && !chosenKey); err != nil {
 		s.mu.Lock()
 		delete(s.running, inv.ID)
 		s.mu.Unlock()
@@ -246,7 +251,7 @@ func (s *Invocations) Retry(ctx context.Context, scope Scope, id string) (Invoca
 	// runs as a task again.
 	inv, _, err := s.start(ctx, CallRequest{Scope: scope, Key: CallKey{ConversationID: old.Key.ConversationID},
 		Server: old.ServerName, Tool: old.Tool, Arguments: old.Arguments, RetryOf: old.ID,
-		SkipValidation: len(old.Mismatch) > 0, AsTask: old.Task != nil}, old.Defaults)
+		SkipValidation: len(old.Mismatch) > 0, AsTask: old.Task != nil}, old.Defaults, false)
 	return inv, err
 }
 

@@ -112,8 +112,11 @@ func (c *Connector) httpTransport() *http.Transport {
 		ResponseHeaderTimeout: c.opts.ResponseHeaderTimeout,
 		ExpectContinueTimeout: time.Second,
 		IdleConnTimeout:       90 * time.Second,
-		MaxIdleConnsPerHost:   4,
-		ForceAttemptHTTP2:     true,
+		// Every client of the gateway calls through this one session, so
+		// dozens of requests can be in flight at once; with fewer idle
+		// connections kept, each burst dials anew and drops what it dialled.
+		MaxIdleConnsPerHost: 64,
+		ForceAttemptHTTP2:   true,
 	}
 }
 

@@ -116,15 +116,15 @@ func (g *Gateway) answer(srv, tool string, inv domain.Invocation, err error) *mc
 
 // forwardProgress relays the progress the invocation service records for
 // one call to the client's progress token, from the feed every change is
-// published to. started names the call once it exists. stop(true), for a
-// call that has ended, waits until the relay has seen it end (the feed
-// never drops a status, and the final snapshot carries the last progress),
-// so no progress is lost to a race with the result; stop(false), for one
-// that goes on without the client (held for approval), does not wait.
-// Either way it then ends the relay.
+// published to: a subscription to that call alone, taken once started
+// names it, and the call's state at that moment for whatever happened
+// before. stop(true), for a call that has ended, waits until the relay
+// has seen it end (the feed never drops a status, and the final snapshot
+// carries the last progress), so no progress is lost to a race with the
+// result; stop(false), for one that goes on without the client (held for
+// approval), does not wait. Either way it then ends the relay.
 func (g *Gateway) forwardProgress(ctx context.Context, token mcp.ProgressToken) (started func(string), stop func(final bool)) {
 	srv := server.ServerFromContext(ctx)
-	sub := g.opts.Invocations.Feed().Subscribe(g.opts.Scope)
 	idc := make(chan string, 1)
 	ctx, cancel := context.WithCancel(ctx)
 	ended := make(chan struct{})
@@ -137,44 +137,24 @@ func (g *Gateway) forwardProgress(ctx context.Context, token mcp.ProgressToken) 
 		case <-ctx.Done():
 			return
 		}
-		var last *domain.Progress
-		var stopWaiting func() // ends the keep-alive of a call held for approval
-		defer func() {
-			if stopWaiting != nil {
-				stopWaiting()
-			}
-		}()
+		sub := g.opts.Invocations.Feed().SubscribeCall(g.opts.Scope, id)
+		defer sub.Close()
+		r := progressRelay{g: g, srv: srv, token: token}
+		defer r.stopWaiting()
+		// Taken after subscribing, the state holds every change the
+		// subscription missed; the changes it then delivers that are no
+		// newer are skipped, so progress never goes back.
+		if inv, err := g.opts.Invocations.Get(ctx, g.opts.Scope, id); err == nil && r.relay(ctx, inv) {
+			close(ended)
+			return
+		}
 		for {
 			invs, err := sub.Next(ctx)
 			if err != nil {
 				return
 			}
 			for _, inv := range invs {
-				if inv.ID != id {
-					continue
-				}
-				held := inv.Status == domain.InvocationAwaitingApproval
-				switch {
-				case held && stopWaiting == nil:
-					stopWaiting = g.keepWaiting(ctx, srv, token)
-				case !held && stopWaiting != nil:
-					stopWaiting()
-					stopWaiting = nil
-				}
-				if p := inv.Progress; p != nil && (last == nil || *last != *p) {
-					last = p
-					params := map[string]any{"progressToken": token, "progress": p.Progress}
-					if p.Total > 0 {
-						params["total"] = p.Total
-					}
-					if p.Message != "" {
-						params["message"] = p.Message
-					}
-					if srv != nil {
-						_ = srv.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), params)
-					}
-				}
-				if inv.Status.Final() {
+				if r.relay(ctx, inv) {
 					close(ended)
 					return
 				}
@@ -191,7 +171,54 @@ func (g *Gateway) forwardProgress(ctx context.Context, token mcp.ProgressToken) 
 		}
 		cancel()
 		<-done
-		sub.Close()
+	}
+}
+
+// progressRelay turns one call's changes into the client's progress
+// notifications; only forwardProgress's goroutine uses it.
+type progressRelay struct {
+	g       *Gateway
+	srv     *server.MCPServer
+	token   mcp.ProgressToken
+	version uint64           // the newest change relayed
+	last    *domain.Progress // the last progress sent
+	waiting func()           // ends the keep-alive of a call held for approval; nil when none runs
+}
+
+// relay sends what inv says that the client has not heard yet and reports
+// whether the call has ended.
+func (r *progressRelay) relay(ctx context.Context, inv domain.Invocation) bool {
+	if inv.Version <= r.version {
+		return false
+	}
+	r.version = inv.Version
+	held := inv.Status == domain.InvocationAwaitingApproval
+	switch {
+	case held && r.waiting == nil:
+		r.waiting = r.g.keepWaiting(ctx, r.srv, r.token)
+	case !held:
+		r.stopWaiting()
+	}
+	if p := inv.Progress; p != nil && (r.last == nil || *r.last != *p) {
+		r.last = p
+		params := map[string]any{"progressToken": r.token, "progress": p.Progress}
+		if p.Total > 0 {
+			params["total"] = p.Total
+		}
+		if p.Message != "" {
+			params["message"] = p.Message
+		}
+		if r.srv != nil {
+			_ = r.srv.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), params)
+		}
+	}
+	return inv.Status.Final()
+}
+
+func (r *progressRelay) stopWaiting() {
+	if r.waiting != nil {
+		r.waiting()
+		r.waiting = nil
 	}
 }
 

@@ -42,7 +42,13 @@ type endpoint struct {
 	// What each list was last set to, by exposed name (or URI): mcp-go's
 	// Set* methods notify clients even when nothing changed, so they are
 	// called only when these differ.
-	tools, prompts, resources, templates map[string]string
+	prompts, resources, templates map[string]string
+	// tools is the tool list mcp-go was last given, encoded (see
+	// tool_list.go); nil until the first sync.
+	tools atomic.Pointer[toolList]
+	// listedFromCache counts tools/list answers that used tools' cached
+	// encoding, for tests to see.
+	listedFromCache atomic.Int64
 }
 
 func newEndpoint(g *Gateway, name string) *endpoint {
@@ -68,6 +74,7 @@ func newEndpoint(g *Gateway, name string) *endpoint {
 	addReadMetaHooks(hooks)
 	ep.addLogging(hooks)
 	ep.addSubscriptions(hooks)
+	ep.addToolListing(hooks)
 	// A call to a name nobody lists yet waits while servers make their
 	// first connection. A client may also call a tool by its own name when
 	// only one server lists it; mcp-go looks names up before any handler
@@ -104,8 +111,9 @@ func newEndpoint(g *Gateway, name string) *endpoint {
 		server.WithHeartbeatInterval(heartbeat),
 		// The HTTP layer in front checks Host (against the configured
 		// addresses, not only loopback names) and Origin on every request.
-		server.WithDisableLocalhostProtection(true))
-	ep.handler = g.untilClosed(guardCancel(ep.guardSubscribe(keepExtras(ep.http))))
+		server.WithDisableLocalhostProtection(true),
+		server.WithHTTPContextFunc(ep.listingContext))
+	ep.handler = g.untilClosed(guardCancel(ep.guardSubscribe(keepExtras(cachedToolLists(ep.http)))))
 	return ep
 }
 
@@ -122,24 +130,11 @@ func (ep *endpoint) sync(inputs []domain.CatalogueServer) {
 		inputs = mine
 	}
 	cat := domain.NewCatalogue(inputs)
-	var tools []server.ServerTool
+	tools := ep.buildToolList(cat, ep.tools.Load())
 	var prompts []server.ServerPrompt
 	var resources []server.ServerResource
 	var templates []server.ServerResourceTemplate
-	toolPrints, promptPrints, resourcePrints, templatePrints := map[string]string{}, map[string]string{}, map[string]string{}, map[string]string{}
-	for _, t := range cat.Tools {
-		name := t.Name
-		if ep.server != "" {
-			name = t.Tool.Name
-		}
-		mt, err := exposeTool(name, t.Tool)
-		if err != nil {
-			ep.g.opts.Log.Warn("gateway leaves a tool out", "server", t.Server, "tool", t.Tool.Name, "error", err)
-			continue
-		}
-		toolPrints[name] = fingerprint(t.Server, t.Tool.Name, mt)
-		tools = append(tools, server.ServerTool{Tool: mt, Handler: ep.callTool(t.Server, t.Tool.Name)})
-	}
+	promptPrints, resourcePrints, templatePrints := map[string]string{}, map[string]string{}, map[string]string{}
 	for _, p := range cat.Prompts {
 		name := p.Name
 		if ep.server != "" {
@@ -168,10 +163,10 @@ func (ep *endpoint) sync(inputs []domain.CatalogueServer) {
 	defer ep.mu.Unlock()
 	ep.cat.Store(cat)
 	defer ep.announce() // once mcp-go has the lists too
-	if ep.tools == nil || !maps.Equal(ep.tools, toolPrints) {
-		ep.mcp.SetTools(tools...)
-		ep.tools = toolPrints
+	if !tools.same(ep.tools.Load()) {
+		ep.mcp.SetTools(ep.serverTools(tools)...)
 	}
+	ep.tools.Store(tools)
 	if ep.prompts == nil || !maps.Equal(ep.prompts, promptPrints) {
 		ep.mcp.SetPrompts(prompts...)
 		ep.prompts = promptPrints

@@ -81,32 +81,39 @@ func reportPercentiles(b *testing.B, side string, ds []time.Duration) (p50 float
 // echo, alternately direct (mcp-go client → demo server over streamable
 // HTTP) and through /mcp/demo (the same client → gateway → invocation
 // service with its SQLite history → mcpclient → the same demo server).
-// Each op is one call on each side; the added-p50 is the difference.
+// Each op is one call on each side; the added-p50 is the difference. The
+// memory-history variant keeps invocations in memory instead of SQLite.
 func BenchmarkGatewayCallLatency(b *testing.B) {
 	for _, era := range []struct {
 		name   string
 		legacy bool
 	}{{"legacy", true}, {"2026-07-28", false}} {
-		b.Run(era.name, func(b *testing.B) {
-			s := newStack(b)
-			direct := mustDial(b, s.upstream.URL+"/mcp", era.legacy)
-			via := mustDial(b, s.srv.URL+"/mcp/demo", era.legacy)
-			req := echoCall("")
-			// Warm both paths (connections, first-call allocations).
-			for range 20 {
-				timedCall(b, direct, req)
-				timedCall(b, via, req)
-			}
-			var ds, gs []time.Duration
-			for b.Loop() {
-				ds = append(ds, timedCall(b, direct, req))
-				gs = append(gs, timedCall(b, via, req))
-			}
-			d50 := reportPercentiles(b, "direct", ds)
-			g50 := reportPercentiles(b, "gateway", gs)
-			b.ReportMetric(g50-d50, "added-p50-µs")
-		})
+		b.Run(era.name, func(b *testing.B) { benchLatency(b, newStack(b), era.legacy) })
 	}
+	b.Run("legacy-memory-history", func(b *testing.B) {
+		benchLatency(b, newStackWith(b, domaintest.NewInvocationStore()), true)
+	})
+}
+
+// benchLatency measures s's gateway against its upstream, one call on
+// each side per op.
+func benchLatency(b *testing.B, s *stack, legacy bool) {
+	direct := mustDial(b, s.upstream.URL+"/mcp", legacy)
+	via := mustDial(b, s.srv.URL+"/mcp/demo", legacy)
+	req := echoCall("")
+	// Warm both paths (connections, first-call allocations).
+	for range 20 {
+		timedCall(b, direct, req)
+		timedCall(b, via, req)
+	}
+	var ds, gs []time.Duration
+	for b.Loop() {
+		ds = append(ds, timedCall(b, direct, req))
+		gs = append(gs, timedCall(b, via, req))
+	}
+	d50 := reportPercentiles(b, "direct", ds)
+	g50 := reportPercentiles(b, "gateway", gs)
+	b.ReportMetric(g50-d50, "added-p50-µs")
 }
 
 // BenchmarkGatewayThroughput: 32 clients call at once, first all directly
@@ -119,7 +126,9 @@ func BenchmarkGatewayThroughput(b *testing.B) {
 }
 
 func benchThroughput(b *testing.B, s *stack) {
-	run := func(url string) float64 {
+	// run returns the calls per second and the process's CPU time per
+	// call (client, gateway and server together).
+	run := func(url string) (float64, float64) {
 		clients := make([]*client.Client, loadClients)
 		for i := range clients {
 			clients[i] = mustDial(b, url, true)
@@ -127,7 +136,7 @@ func benchThroughput(b *testing.B, s *stack) {
 		req := echoCall("")
 		var next atomic.Int64
 		var wg sync.WaitGroup
-		start := time.Now()
+		start, cpu := time.Now(), processCPU()
 		for _, c := range clients {
 			wg.Add(1)
 			go func() {
@@ -142,14 +151,17 @@ func benchThroughput(b *testing.B, s *stack) {
 			}()
 		}
 		wg.Wait()
-		return float64(b.N) / time.Since(start).Seconds()
+		perCall := float64(processCPU()-cpu) / float64(time.Microsecond) / float64(b.N)
+		return float64(b.N) / time.Since(start).Seconds(), perCall
 	}
 	b.ResetTimer()
-	direct := run(s.upstream.URL + "/mcp")
-	via := run(s.srv.URL + "/mcp/demo")
+	direct, directCPU := run(s.upstream.URL + "/mcp")
+	via, viaCPU := run(s.srv.URL + "/mcp/demo")
 	b.ReportMetric(direct, "direct-calls/s")
 	b.ReportMetric(via, "gateway-calls/s")
 	b.ReportMetric(100*via/direct, "gateway-%-of-direct")
+	b.ReportMetric(directCPU, "direct-cpu-µs/call")
+	b.ReportMetric(viaCPU, "gateway-cpu-µs/call")
 }
 
 // BenchmarkGatewayListTools: tools/list through /mcp of 50 connected
@@ -213,13 +225,60 @@ func BenchmarkGatewayListTools(b *testing.B) {
 		}
 		b.ReportMetric(float64(size), "response-bytes")
 	})
+	b.Run("in-process", func(b *testing.B) {
+		// The gateway's work alone, without the network: the request is
+		// served straight into a writer that only counts the bytes.
+		hc := &http.Client{}
+		id := post(b, hc, srv+"/mcp", "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"`+legacyVersion+`","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`)
+		post(b, hc, srv+"/mcp", id, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+		h := gw.Aggregated()
+		cpu := processCPU()
+		for b.Loop() {
+			req := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Mcp-Session-Id", id)
+			req.Header.Set("Mcp-Protocol-Version", legacyVersion)
+			w := &countingWriter{header: http.Header{}}
+			h.ServeHTTP(w, req)
+			if w.code != http.StatusOK || w.n < servers*tools*100 {
+				b.Fatalf("got %d, %d bytes", w.code, w.n)
+			}
+		}
+		b.ReportMetric(float64(processCPU()-cpu)/float64(time.Microsecond)/float64(b.N), "cpu-µs/op")
+	})
 	b.Run("refresh", func(b *testing.B) {
 		// Rebuilding every list after a change (a reload, a reconnect).
+		cpu := processCPU()
 		for b.Loop() {
 			gw.Refresh()
 		}
+		b.ReportMetric(float64(processCPU()-cpu)/float64(time.Microsecond)/float64(b.N), "cpu-µs/op")
 	})
 }
+
+// countingWriter is an http.ResponseWriter that keeps only the status
+// and the number of bytes written.
+type countingWriter struct {
+	header http.Header
+	code   int
+	n      int
+}
+
+func (w *countingWriter) Header() http.Header { return w.header }
+func (w *countingWriter) WriteHeader(code int) {
+	if w.code == 0 {
+		w.code = code
+	}
+}
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	w.WriteHeader(http.StatusOK)
+	w.n += len(p)
+	return len(p), nil
+}
+
+func (w *countingWriter) Flush() {}
 
 // newGatewayServer serves gw at /mcp and /mcp/{server} and returns its URL.
 func newGatewayServer(b *testing.B, gw *mcpserver.Gateway) string {

@@ -13,7 +13,20 @@ import (
 // the table, so what is appended stays as written until retention deletes
 // it.
 func (s *InvocationStore) AppendAudit(ctx context.Context, rec domain.AuditRecord) error {
-	return insertAudit(ctx, s.db.write, rec)
+	if err := s.db.writer.commit(ctx, &write{audit: auditArgs(rec)}); err != nil {
+		return fmt.Errorf("append audit of invocation %s in %s: %w", rec.InvocationID, scopeName(rec.Scope), err)
+	}
+	return nil
+}
+
+// insertAuditRow appends one audit row; its arguments come from auditArgs.
+const insertAuditRow = `INSERT INTO audit_log
+			(user, workspace, invocation_id, server, tool, args_sha256, started_at, ended_at, outcome)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
+
+func auditArgs(rec domain.AuditRecord) []any {
+	return []any{rec.Scope.User, rec.Scope.Workspace, rec.InvocationID, rec.ServerName, rec.Tool, rec.ArgsSHA256,
+		rec.StartedAt.UnixMilli(), rec.EndedAt.UnixMilli(), string(rec.Outcome)}
 }
 
 // execer is a pool or a transaction.
@@ -24,11 +37,7 @@ type execer interface {
 // insertAudit appends rec through db, so that recovery can end a call and
 // write its trace in one transaction.
 func insertAudit(ctx context.Context, db execer, rec domain.AuditRecord) error {
-	_, err := db.ExecContext(ctx, `INSERT INTO audit_log
-			(user, workspace, invocation_id, server, tool, args_sha256, started_at, ended_at, outcome)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		rec.Scope.User, rec.Scope.Workspace, rec.InvocationID, rec.ServerName, rec.Tool, rec.ArgsSHA256,
-		rec.StartedAt.UnixMilli(), rec.EndedAt.UnixMilli(), string(rec.Outcome))
+	_, err := db.ExecContext(ctx, insertAuditRow, auditArgs(rec)...)
 	if err != nil {
 		return fmt.Errorf("append audit of invocation %s in %s: %w", rec.InvocationID, scopeName(rec.Scope), err)
 	}
@@ -40,6 +49,9 @@ func insertAudit(ctx context.Context, db execer, rec domain.AuditRecord) error {
 // running are kept whatever their age. It returns how many rows of both
 // tables it deleted.
 func (s *InvocationStore) PruneBefore(ctx context.Context, t time.Time) (int64, error) {
+	if err := s.db.writer.flush(ctx); err != nil {
+		return 0, fmt.Errorf("prune history: %w", err)
+	}
 	tx, err := s.db.write.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, fmt.Errorf("prune history: %w", err)

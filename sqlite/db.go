@@ -40,6 +40,8 @@ var pragmas = []string{
 type DB struct {
 	write    *sql.DB
 	read     *sql.DB
+	writer   *writer // commits the invocation history in batches over write
+	ckpt     *checkpointer
 	owner    string     // this process's id in invocations.owner
 	lock     *ownerLock // keeps owner visibly alive until Close
 	changes  []PermissionChange
@@ -90,9 +92,13 @@ func Open(ctx context.Context, dir string) (*DB, error) {
 	return db, nil
 }
 
-// openPools opens the writer, migrates, then opens the readers.
+// openPools opens the writer, migrates, then opens the readers and the
+// checkpointer, which keeps the WAL short, so that a commit does not have
+// to checkpoint it; the writer's own limit, ten times SQLite's default,
+// only bounds the WAL when writes the checkpointer does not hear of pile
+// up.
 func openPools(ctx context.Context, path string) (*DB, error) {
-	write, err := openPool(ctx, path, 1, "_txlock=immediate")
+	write, err := openPool(ctx, path, 1, "_txlock=immediate&_pragma=wal_autocheckpoint(10000)")
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +109,12 @@ func openPools(ctx context.Context, path string) (*DB, error) {
 	if err != nil {
 		return nil, errors.Join(err, write.Close())
 	}
-	return &DB{write: write, read: read}, nil
+	ckpt, err := openPool(ctx, path, 1, "_pragma=wal_autocheckpoint(0)")
+	if err != nil {
+		return nil, errors.Join(err, read.Close(), write.Close())
+	}
+	c := newCheckpointer(ckpt)
+	return &DB{write: write, read: read, writer: newWriter(write, c), ckpt: c}, nil
 }
 
 // privatize narrows path and appends the change, if any, to changes.
@@ -127,10 +138,11 @@ func (db *DB) PermissionChanges() []PermissionChange {
 // file in the data directory is no reason not to start.
 func (db *DB) SweepError() error { return db.sweepErr }
 
-// Close closes both pools and then gives up this process's owner id. The
-// last connection to close checkpoints the WAL back into the main file.
+// Close commits the history writes still queued, closes both pools and
+// then gives up this process's owner id. The last connection to close
+// checkpoints the WAL back into the main file.
 func (db *DB) Close() error {
-	err := errors.Join(db.read.Close(), db.write.Close())
+	err := errors.Join(db.writer.close(), db.ckpt.close(), db.read.Close(), db.write.Close())
 	if db.lock != nil {
 		err = errors.Join(err, db.lock.release())
 	}

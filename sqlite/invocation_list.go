@@ -23,6 +23,9 @@ const (
 // zero or less is DefaultInvocationLimit; more than MaxInvocationLimit is
 // cut to it.
 func (s *InvocationStore) Invocations(ctx context.Context, scope domain.Scope, f domain.InvocationFilter) ([]domain.Invocation, error) {
+	if err := s.db.writer.flush(ctx); err != nil {
+		return nil, fmt.Errorf("list invocations in %s: %w", scopeName(scope), err)
+	}
 	where := []string{"user = ?", "workspace = ?"}
 	args := []any{scope.User, scope.Workspace}
 	if f.ServerName != "" {

@@ -48,37 +48,60 @@ type progressJSON struct {
 // out of order from concurrent goroutines, and the newest must win. Times
 // are kept to the millisecond. The row records this process as its owner,
 // so that recovery in another process leaves it alone while this one runs.
+// It returns once the row is committed, in the writer's next batch.
 func (s *InvocationStore) SaveInvocation(ctx context.Context, inv domain.Invocation) error {
-	if inv.Version > math.MaxInt64 {
-		return fmt.Errorf("save invocation %s: version %d out of range", inv.ID, inv.Version)
-	}
-	args := string(inv.Arguments)
-	if args == "" {
-		args = "{}"
-	}
-	var progress, result, endedAt any // NULL unless set
-	if p := inv.Progress; p != nil {
-		b, err := json.Marshal(progressJSON{Progress: p.Progress, Total: p.Total, Message: p.Message})
-		if err != nil {
-			return fmt.Errorf("save invocation %s: %w", inv.ID, err)
-		}
-		progress = string(b)
-	}
-	if inv.Result != nil {
-		result = []byte(inv.Result)
-	}
-	if !inv.EndedAt.IsZero() {
-		endedAt = inv.EndedAt.UnixMilli()
-	}
-	source := inv.Source
-	if source == "" {
-		source = domain.SourceDashboard
-	}
-	details, err := encodeDetails(inv)
+	args, err := invocationArgs(inv, s.db.owner)
 	if err != nil {
-		return fmt.Errorf("save invocation %s: %w", inv.ID, err)
+		return err
 	}
-	_, err = s.db.write.ExecContext(ctx, `INSERT INTO invocations (`+invocationColumns+`, owner)
+	if err := s.db.writer.commit(ctx, &write{key: invocationKey(inv), version: inv.Version, inv: args}); err != nil {
+		return fmt.Errorf("save invocation %s in %s: %w", inv.ID, scopeName(inv.Scope), err)
+	}
+	return nil
+}
+
+// QueueInvocation saves inv as SaveInvocation does, without waiting: with
+// a later write of the same invocation that somebody waits for (which
+// supersedes it), or when a read needs it, or after linger, whichever
+// comes first; this store's reads wait for it. failed, when not nil,
+// learns why the write could not be committed.
+func (s *InvocationStore) QueueInvocation(inv domain.Invocation, failed func(error)) {
+	report := func(err error) {
+		if err != nil && failed != nil {
+			failed(fmt.Errorf("save invocation %s in %s: %w", inv.ID, scopeName(inv.Scope), err))
+		}
+	}
+	args, err := invocationArgs(inv, s.db.owner)
+	if err != nil {
+		report(err)
+		return
+	}
+	s.db.writer.submit(&write{key: invocationKey(inv), version: inv.Version, inv: args, lazy: true, done: report})
+}
+
+// FinishInvocation saves a call's final state and appends its audit row in
+// one transaction, so neither is ever stored without the other, and
+// returns once both are committed.
+func (s *InvocationStore) FinishInvocation(ctx context.Context, inv domain.Invocation, rec domain.AuditRecord) error {
+	args, err := invocationArgs(inv, s.db.owner)
+	if err != nil {
+		return err
+	}
+	err = s.db.writer.commit(ctx, &write{key: invocationKey(inv), version: inv.Version, inv: args, audit: auditArgs(rec)})
+	if err != nil {
+		return fmt.Errorf("finish invocation %s in %s: %w", inv.ID, scopeName(inv.Scope), err)
+	}
+	return nil
+}
+
+// invocationKey names an invocation's row for the writer's coalescing.
+func invocationKey(inv domain.Invocation) string {
+	return inv.Scope.User + "\x00" + inv.Scope.Workspace + "\x00" + inv.ID
+}
+
+// upsertInvocation is SaveInvocation's statement; its arguments come from
+// invocationArgs.
+const upsertInvocation = `INSERT INTO invocations (` + invocationColumns + `, owner)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (user, workspace, id) DO UPDATE SET
 			conversation_id = excluded.conversation_id,
@@ -104,26 +127,63 @@ func (s *InvocationStore) SaveInvocation(ctx context.Context, inv domain.Invocat
 			client_name = excluded.client_name,
 			client_version = excluded.client_version,
 			client_token = excluded.client_token
-		WHERE excluded.version >= invocations.version`,
-		inv.Scope.User, inv.Scope.Workspace, inv.ID, inv.Key.ConversationID, inv.Key.MessageID, inv.Key.ToolCallID,
+		WHERE excluded.version >= invocations.version`
+
+// invocationArgs returns upsertInvocation's arguments for inv, owned by
+// owner.
+func invocationArgs(inv domain.Invocation, owner string) ([]any, error) {
+	if inv.Version > math.MaxInt64 {
+		return nil, fmt.Errorf("save invocation %s: version %d out of range", inv.ID, inv.Version)
+	}
+	args := string(inv.Arguments)
+	if args == "" {
+		args = "{}"
+	}
+	var progress, result, endedAt any // NULL unless set
+	if p := inv.Progress; p != nil {
+		b, err := json.Marshal(progressJSON{Progress: p.Progress, Total: p.Total, Message: p.Message})
+		if err != nil {
+			return nil, fmt.Errorf("save invocation %s: %w", inv.ID, err)
+		}
+		progress = string(b)
+	}
+	if inv.Result != nil {
+		result = []byte(inv.Result)
+	}
+	if !inv.EndedAt.IsZero() {
+		endedAt = inv.EndedAt.UnixMilli()
+	}
+	source := inv.Source
+	if source == "" {
+		source = domain.SourceDashboard
+	}
+	details, err := encodeDetails(inv)
+	if err != nil {
+		return nil, fmt.Errorf("save invocation %s: %w", inv.ID, err)
+	}
+	return []any{inv.Scope.User, inv.Scope.Workspace, inv.ID, inv.Key.ConversationID, inv.Key.MessageID, inv.Key.ToolCallID,
 		inv.ServerName, inv.Tool, args, string(inv.Status), progress, result, inv.Truncated, inv.ResultSize,
 		inv.Error, inv.ErrorCode, inv.RetryOf, inv.StartedAt.UnixMilli(), endedAt, int64(inv.Version), details,
-		source, inv.Client.Name, inv.Client.Version, inv.Client.Token, s.db.owner)
-	if err != nil {
-		// The primary key is handled by ON CONFLICT, so a unique
-		// violation can only come from the call key.
-		var se *sqlitedrv.Error
-		if errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE {
-			err = fmt.Errorf("%w: %w", ErrCallKeyTaken, err)
-		}
-		return fmt.Errorf("save invocation %s in %s: %w", inv.ID, scopeName(inv.Scope), err)
+		source, inv.Client.Name, inv.Client.Version, inv.Client.Token, owner}, nil
+}
+
+// callKeyError marks a unique violation of the upsert as a taken call
+// key: the primary key is handled by ON CONFLICT, so it can only come from
+// the call key.
+func callKeyError(err error) error {
+	var se *sqlitedrv.Error
+	if errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE {
+		return fmt.Errorf("%w: %w", ErrCallKeyTaken, err)
 	}
-	return nil
+	return err
 }
 
 // Invocation returns one invocation of the scope. An id that exists only
 // in another scope is not found, the same as one that does not exist.
 func (s *InvocationStore) Invocation(ctx context.Context, scope domain.Scope, id string) (domain.Invocation, error) {
+	if err := s.db.writer.flush(ctx); err != nil {
+		return domain.Invocation{}, fmt.Errorf("load invocation %q in %s: %w", id, scopeName(scope), err)
+	}
 	row := s.db.read.QueryRowContext(ctx, `SELECT `+invocationColumns+`
 		FROM invocations WHERE user = ? AND workspace = ? AND id = ?`, scope.User, scope.Workspace, id)
 	inv, err := scanInvocation(row)

@@ -31,6 +31,10 @@ func (s *InvocationStore) InterruptOrphans(ctx context.Context, sel domain.Inter
 	}
 	cond := strings.Join(where, " AND ")
 
+	// Writes still queued could be of the very calls selected.
+	if err := s.db.writer.flush(ctx); err != nil {
+		return nil, fmt.Errorf("interrupt calls: %w", err)
+	}
 	tx, err := s.db.write.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("interrupt calls: %w", err)

@@ -36,6 +36,21 @@ func (s *InvocationStore) SaveInvocation(ctx context.Context, inv domain.Invocat
 	return nil
 }
 
+// QueueInvocation saves inv at once: the fake has no disk to wait for.
+func (s *InvocationStore) QueueInvocation(inv domain.Invocation, failed func(error)) {
+	if err := s.SaveInvocation(context.Background(), inv); err != nil && failed != nil {
+		failed(err)
+	}
+}
+
+// FinishInvocation appends the audit row and saves inv.
+func (s *InvocationStore) FinishInvocation(ctx context.Context, inv domain.Invocation, rec domain.AuditRecord) error {
+	if err := s.AppendAudit(ctx, rec); err != nil {
+		return err
+	}
+	return s.SaveInvocation(ctx, inv)
+}
+
 func (s *InvocationStore) Invocation(ctx context.Context, scope domain.Scope, id string) (domain.Invocation, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
