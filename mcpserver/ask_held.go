@@ -107,6 +107,23 @@ func (r *heldCalls) pruneLocked(now time.Time) {
 	}
 }
 
+// revoke ends the running calls token's client holds between rounds: a
+// revoked client can never resume them, so nothing may go on running on
+// its behalf until the call's own deadline.
+func (r *heldCalls) revoke(token string) {
+	r.mu.Lock()
+	var ending []*heldCall
+	for _, h := range r.live {
+		if h.token == token && h.stopWait != nil {
+			ending = append(ending, h)
+		}
+	}
+	r.mu.Unlock()
+	for _, h := range ending {
+		h.stopWait()
+	}
+}
+
 // find returns the running or recently ended call id names.
 func (r *heldCalls) find(id string) (*heldCall, bool) {
 	r.mu.Lock()

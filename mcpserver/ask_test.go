@@ -555,3 +555,36 @@ func TestUnansweredRoundEndsWithTheCall(t *testing.T) {
 		t.Errorf("card: status %s, asks %+v; want an error whose ask the client did not answer in time", card.Status, card.Asks)
 	}
 }
+
+// TestRevokedTokenEndsItsHeldCalls: a 2026-07-28 client being asked holds
+// its call between rounds; revoking its token ends the call at once
+// rather than at the call's deadline, since that client can never resume
+// it.
+func TestRevokedTokenEndsItsHeldCalls(t *testing.T) {
+	f := newFixture(t)
+	sess := f.connect(t, "up", askCaps)
+	sess.OnCall(func(ctx context.Context, _ string, _ json.RawMessage, _ func(domain.Progress)) (json.RawMessage, error) {
+		_, err := domain.AskerFrom(ctx).Ask(ctx, elicitReq)
+		return nil, err
+	})
+	gw, url := askGateway(t, f)
+	asked, stuck := make(chan struct{}), make(chan struct{})
+	defer close(stuck)
+	c := dialAnswering(t, url+"/mcp/up", "revoked", false, &answerer{name: "gone", hold: func(int) {
+		close(asked)
+		<-stuck
+	}}, nil)
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "ask"
+	go func() { _, _ = c.CallTool(t.Context(), req) }()
+	select {
+	case <-asked:
+	case <-t.Context().Done():
+		t.Fatal("the client was never asked")
+	}
+	gw.CloseToken("revoked")
+	waitFor(t, func() bool {
+		invs, err := f.inv.List(t.Context(), scope, domain.InvocationFilter{Tool: "ask"})
+		return err == nil && len(invs) == 1 && invs[0].Status == domain.InvocationCancelled
+	})
+}

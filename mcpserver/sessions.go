@@ -275,4 +275,7 @@ func (g *Gateway) CloseToken(name string) {
 			ep.mcp.UnregisterSession(context.Background(), id)
 		}
 	}
+	for _, ep := range eps {
+		ep.held.revoke(name)
+	}
 }
