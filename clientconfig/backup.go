@@ -30,8 +30,8 @@ func writeClientConfig(path string, old, edited []byte, now time.Time) (string, 
 	backup := ""
 	if info, err := os.Stat(path); err == nil {
 		perm = info.Mode().Perm()
-		backup = path + BackupSuffix + now.UTC().Format("20060102T150405.000Z")
-		if err := atomicWrite(backup, old, perm); err != nil {
+		var err error
+		if backup, err = writeBackup(path, old, perm, now); err != nil {
 			return "", fmt.Errorf("back up %s: %w", path, err)
 		}
 	} else if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
@@ -41,6 +41,38 @@ func writeClientConfig(path string, old, edited []byte, now time.Time) (string, 
 		return "", fmt.Errorf("write %s: %w", path, err)
 	}
 	return backup, nil
+}
+
+// writeBackup writes data to a new backup of path named after now, and
+// never over an existing one: two changes within one millisecond (a
+// retried request, two terminals) would otherwise replace the backup of
+// the original file with a copy of the first change. A taken name moves
+// the time on by a millisecond, so the names still sort by age.
+func writeBackup(path string, data []byte, perm fs.FileMode, now time.Time) (string, error) {
+	for range 1000 {
+		name := path + BackupSuffix + now.UTC().Format("20060102T150405.000Z")
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+		if errors.Is(err, fs.ErrExist) {
+			now = now.Add(time.Millisecond)
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		_, err = f.Write(data)
+		if serr := f.Sync(); err == nil {
+			err = serr
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			_ = os.Remove(name)
+			return "", err
+		}
+		return name, nil
+	}
+	return "", fmt.Errorf("no free backup name beside %s", path)
 }
 
 // newestBackup is the backup of path an undo restores; empty when none.

@@ -43,17 +43,32 @@ func (f *inFlight) start(ctx context.Context) (context.Context, func()) {
 	}
 }
 
+// sentKey marks the context of a request Switchboard sent on streamable
+// HTTP: mcp-go hands a server's request that arrives on that request's
+// response stream a context derived from it.
+type sentKey struct{}
+
+func markSent(ctx context.Context) context.Context { return context.WithValue(ctx, sentKey{}, true) }
+
 // callOf returns the call a server's request belongs to: the one ctx
 // names, when the request came on that call's response stream, else the
 // only call in flight. With none or several in flight it returns nil and
 // how many there were: guessing could hand one caller's request to
-// another.
+// another. A request on the stream of one of our requests that is not a
+// call returns nil and -1.
 func (f *inFlight) callOf(ctx context.Context) (*runningCall, int) {
 	if c, ok := ctx.Value(runningCallKey{}).(*runningCall); ok {
 		return c, 1
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	// A request on the response stream of one of our own requests that is
+	// not a call (resources/read, prompts/get, completion) belongs to that
+	// request, whoever made it: never to the one call that happens to be
+	// running.
+	if ctx.Value(sentKey{}) != nil {
+		return nil, -1
+	}
 	if len(f.calls) != 1 {
 		return nil, len(f.calls)
 	}

@@ -117,7 +117,7 @@ func (t rawStdio) SendRequest(ctx context.Context, req transport.JSONRPCRequest)
 }
 
 func (t rawStreamableHTTP) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-	resp, err := t.StreamableHTTP.SendRequest(ctx, req)
+	resp, err := t.StreamableHTTP.SendRequest(markSent(ctx), req)
 	keepRaw(ctx, resp, err)
 	return resp, err
 }

@@ -130,6 +130,9 @@ func (a *serverAsks) answer(ctx context.Context, req transport.JSONRPCRequest) *
 
 // notTied says why a request could not be tied to one call.
 func notTied(method string, running int) error {
+	if running < 0 {
+		return fmt.Errorf("%w: the server sent %s while answering a request that is not a tool call (a read, a prompt or a completion), which has nobody to ask", domain.ErrNotAsked, method)
+	}
 	if running == 0 {
 		return fmt.Errorf("%w: the server sent %s while no call was running, so there was nobody to ask", domain.ErrNotAsked, method)
 	}

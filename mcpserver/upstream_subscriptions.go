@@ -26,6 +26,74 @@ type upstreamSubs struct {
 	// refresh: a different time is a new upstream session, which holds no
 	// subscriptions.
 	conns map[string]time.Time
+	// held is what the gateway last asked each server for: subscribed or
+	// not. settle changes it, one resource at a time (locks).
+	held  map[upstreamSub]bool
+	locks map[upstreamSub]*subLock
+}
+
+// subLock orders the upstream subscribe and unsubscribe of one resource:
+// a client that subscribes as another's unsubscribe is still on its way
+// must not end with the count at one and no subscription upstream.
+type subLock struct {
+	mu   sync.Mutex
+	refs int // goroutines holding or waiting for mu; guarded by upstreamSubs.mu
+}
+
+// lock takes sub's lock and returns its release.
+func (u *upstreamSubs) lock(sub upstreamSub) func() {
+	u.mu.Lock()
+	if u.locks == nil {
+		u.locks = map[upstreamSub]*subLock{}
+	}
+	l := u.locks[sub]
+	if l == nil {
+		l = &subLock{}
+		u.locks[sub] = l
+	}
+	l.refs++
+	u.mu.Unlock()
+	l.mu.Lock()
+	return func() {
+		l.mu.Unlock()
+		u.mu.Lock()
+		if l.refs--; l.refs == 0 {
+			delete(u.locks, sub)
+		}
+		u.mu.Unlock()
+	}
+}
+
+// settle makes the upstream subscription to sub match whether any client
+// holds it, under sub's lock, so calls that race end in the state the
+// last count asks for. renew subscribes again even when the gateway had
+// (a new upstream session holds none). A failed subscribe leaves sub
+// unsubscribed, for the next renewal; an unsubscribe counts as done
+// either way (a server that cannot be reached holds nothing).
+func (g *Gateway) settle(ctx context.Context, sub upstreamSub, renew bool) {
+	unlock := g.upstream.lock(sub)
+	defer unlock()
+	u := &g.upstream
+	u.mu.Lock()
+	want, has := u.count[sub] > 0, u.held[sub]
+	u.mu.Unlock()
+	if want == has && !(renew && want) {
+		return
+	}
+	err := g.opts.Fleet.SubscribeResource(context.WithoutCancel(ctx), sub.server, sub.uri, want)
+	if err != nil {
+		g.opts.Log.Warn("gateway cannot change a resource subscription", "server", sub.server, "uri", sub.uri, "subscribe", want, "error", err)
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.held == nil {
+		u.held = map[upstreamSub]bool{}
+	}
+	if want && err == nil {
+		u.held[sub] = true
+	} else {
+		delete(u.held, sub)
+	}
 }
 
 // offer reports whether server offered resource subscriptions when last
@@ -49,9 +117,7 @@ func (g *Gateway) retain(ctx context.Context, sub upstreamSub) {
 	first := g.upstream.count[sub] == 1
 	g.upstream.mu.Unlock()
 	if first {
-		if err := g.opts.Fleet.SubscribeResource(context.WithoutCancel(ctx), sub.server, sub.uri, true); err != nil {
-			g.opts.Log.Warn("gateway cannot subscribe to a resource", "server", sub.server, "uri", sub.uri, "error", err)
-		}
+		g.settle(ctx, sub, false)
 	}
 }
 
@@ -66,9 +132,7 @@ func (g *Gateway) release(ctx context.Context, sub upstreamSub) {
 	}
 	g.upstream.mu.Unlock()
 	if last {
-		if err := g.opts.Fleet.SubscribeResource(context.WithoutCancel(ctx), sub.server, sub.uri, false); err != nil {
-			g.opts.Log.Warn("gateway cannot unsubscribe from a resource", "server", sub.server, "uri", sub.uri, "error", err)
-		}
+		g.settle(ctx, sub, false)
 	}
 }
 
@@ -119,9 +183,7 @@ func (g *Gateway) renewSubscriptions(prev map[string]bool, exposed []domain.Cata
 	for _, r := range renewals {
 		go func() {
 			for _, uri := range r.uris {
-				if err := g.opts.Fleet.SubscribeResource(context.Background(), r.server, uri, true); err != nil {
-					g.opts.Log.Warn("gateway cannot renew a resource subscription", "server", r.server, "uri", uri, "error", err)
-				}
+				g.settle(context.Background(), upstreamSub{server: r.server, uri: uri}, true)
 			}
 		}()
 	}
