@@ -95,7 +95,7 @@ func newHeld(ctx context.Context, srv, tool string, client domain.ClientIdentity
 // Ask puts req to the client that made the call, when it declared it can
 // answer, and returns its answer.
 func (h *heldCall) Ask(ctx context.Context, req domain.ServerRequest) (json.RawMessage, error) {
-	if why := h.lacks(req.Method); why != "" {
+	if why := h.lacks(req); why != "" {
 		return nil, fmt.Errorf("%w: %s", domain.ErrNotAsked, why)
 	}
 	if !h.modern {
@@ -117,13 +117,13 @@ func (h *heldCall) Ask(ctx context.Context, req domain.ServerRequest) (json.RawM
 	}
 }
 
-// lacks says why the client cannot be asked method, or "" when it can.
-func (h *heldCall) lacks(method string) string {
+// lacks says why the client cannot be asked req, or "" when it can.
+func (h *heldCall) lacks(req domain.ServerRequest) string {
 	var has bool
 	var what string
-	switch method {
+	switch method := req.Method; method {
 	case domain.MethodElicit:
-		has, what = h.caps.Elicitation != nil, "elicitation"
+		has, what = h.elicits(req.Params)
 	case domain.MethodSample:
 		has, what = h.caps.Sampling != nil, "sampling"
 	case domain.MethodRoots:
@@ -135,6 +135,22 @@ func (h *heldCall) lacks(method string) string {
 		return ""
 	}
 	return fmt.Sprintf("the calling client %s did not declare %s", clientName(h.client), what)
+}
+
+// elicits reports whether the client declared the elicitation mode the
+// server's params ask for, and names that mode for the message. A client
+// that declared elicitation with neither mode supports forms only, as
+// clients from before URL mode did.
+func (h *heldCall) elicits(params json.RawMessage) (bool, string) {
+	var p struct {
+		Mode string `json:"mode"`
+	}
+	_ = json.Unmarshal(params, &p)
+	e := h.caps.Elicitation
+	if p.Mode == "url" {
+		return e != nil && e.URL != nil, "URL-mode elicitation"
+	}
+	return e != nil && (e.Form != nil || e.URL == nil), "elicitation"
 }
 
 // clientName is how a client names itself, for messages.
