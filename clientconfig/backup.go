@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -140,7 +141,7 @@ func (f *Files) Undo(ctx context.Context, path string) (domain.ClientUndoResult,
 		return res, fmt.Errorf("take the imported servers out again: %w", err)
 	}
 	var errs []error
-	for _, name := range sortedNames(m.Servers) {
+	for _, name := range slices.Sorted(maps.Keys(m.Servers)) {
 		if cur, ok := now[name]; !ok || !sameJSON(cur, m.Servers[name]) {
 			res.Kept = append(res.Kept, name)
 			continue

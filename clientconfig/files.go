@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"runtime"
 	"slices"
 	"strings"
@@ -85,7 +86,7 @@ func (f *Files) Inspect(ctx context.Context, c domain.ConnectClient, path string
 			return st, err
 		}
 	}
-	for _, name := range sortedNames(servers) {
+	for _, name := range slices.Sorted(maps.Keys(servers)) {
 		s := describe(name, servers[name])
 		_, s.Taken = taken[name]
 		st.Servers = append(st.Servers, s)
@@ -157,7 +158,7 @@ func (f *Files) Apply(ctx context.Context, c domain.ConnectClient, path string, 
 		if res.Added, err = f.opts.Editor.AddServers(ctx, f.opts.Settings, chosen); err != nil {
 			return res, err
 		}
-		for _, name := range sortedNames(chosen) {
+		for _, name := range slices.Sorted(maps.Keys(chosen)) {
 			if !slices.Contains(res.Added, name) {
 				res.Kept = append(res.Kept, name)
 			}
@@ -277,13 +278,4 @@ func describe(name string, raw json.RawMessage) domain.ClientServer {
 		}
 	}
 	return s
-}
-
-func sortedNames(m map[string]json.RawMessage) []string {
-	names := make([]string, 0, len(m))
-	for n := range m {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
 }

@@ -40,6 +40,12 @@ type listenStream struct {
 	uris    map[string]string // URI -> server
 }
 
+// maxListenResources bounds the resources one listen stream may hold
+// upstream: each is a subscription Switchboard keeps on a server's
+// connection for as long as the stream is open. The acknowledgement lists
+// the ones that took effect.
+const maxListenResources = 1000
+
 // addListen makes ep keep the resources each listen stream asks for while
 // it is open. A URI no server could honour is left out of the filter
 // before mcp-go acknowledges it, so the client reads in the
@@ -57,6 +63,10 @@ func (ep *endpoint) addListen(hooks *server.Hooks) {
 		for _, uri := range want {
 			if _, dup := st.uris[uri]; dup {
 				continue
+			}
+			if len(kept) == maxListenResources {
+				ep.g.opts.Log.Debug("gateway leaves resources out of a listen stream past its limit", "limit", maxListenResources)
+				break
 			}
 			srv, err := ep.subscribable(uri)
 			if err != nil || s == nil {

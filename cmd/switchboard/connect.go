@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"slices"
@@ -121,7 +122,7 @@ func runConnect(ctx context.Context, args []string, getenv func(string) string, 
 			}
 		}
 		files = clientconfig.New(clientconfig.Options{Settings: settingsPath, Getenv: getenv})
-		change.Import = sortedNames(others)
+		change.Import = slices.Sorted(maps.Keys(others))
 		fmt.Fprintf(stdout, "and move %s from there into Switchboard's settings (%s).\n", strings.Join(change.Import, ", "), settingsPath)
 	}
 	if !*f.yes && !confirm(stdin, stdout, "Write it, keeping a backup of the file? [y/N] ") {
@@ -148,19 +149,10 @@ func runConnect(ctx context.Context, args []string, getenv func(string) string, 
 	}
 	if len(others) > 0 && len(change.Import) == 0 {
 		fmt.Fprintf(stdout, "%s also lists %s. Switchboard can run them instead, so they stop running twice: run this again with --import.\n",
-			path, strings.Join(sortedNames(others), ", "))
+			path, strings.Join(slices.Sorted(maps.Keys(others)), ", "))
 	}
 	fmt.Fprintf(stdout, "Restart %s to connect.\n", client.Name)
 	return nil
-}
-
-func sortedNames(m map[string]json.RawMessage) []string {
-	names := make([]string, 0, len(m))
-	for n := range m {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
 }
 
 // indentJSON lays v out for a person to read.
