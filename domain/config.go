@@ -40,6 +40,10 @@ type ServerConfig struct {
 
 	URL     string
 	Headers map[string]string
+	// OAuth is the entry's "oauth" key, expanded; nil when absent. A
+	// remote server may ask for OAuth without it: the key only says how
+	// Switchboard identifies itself when it does.
+	OAuth *OAuthSettings
 
 	Disabled       bool
 	AutoReconnect  bool

@@ -240,3 +240,13 @@ func (f *Fleet) Close(ctx context.Context) error {
 	}
 	return nil
 }
+
+// AuthChanged tells the fleet that a server's sign-in changed (a sign-in
+// completed or was given up, tokens were refreshed, failed to refresh or
+// were signed out), so its status is published again with the new
+// AuthStatus. A server waiting for a sign-in that is now signed in
+// connects at once; a connected server that was signed out reconnects, so
+// that it reports what it needs.
+func (f *Fleet) AuthChanged(name string) {
+	// Implemented in issue 11 (supervisor integration).
+}

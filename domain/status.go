@@ -57,6 +57,9 @@ type Status struct {
 	Latency         time.Duration
 	HasLatency      bool
 	ProtocolVersion string
+	// Auth is the server's OAuth sign-in, from SupervisorOptions.Auth; nil
+	// for servers that do not use OAuth.
+	Auth *AuthStatus
 
 	// The effective settings, after a person's overrides.
 	AutoReconnect bool

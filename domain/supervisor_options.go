@@ -23,6 +23,9 @@ type SupervisorOptions struct {
 	ProbeTimeout time.Duration // deadline of one keep-alive probe
 	ListDebounce time.Duration // wait after a list_changed before re-listing
 	StderrLines  int           // lines of stderr kept per server
+	// Auth tells each published status its server's sign-in state; nil
+	// means no server uses OAuth.
+	Auth AuthSource
 }
 
 func (o SupervisorOptions) withDefaults() SupervisorOptions {

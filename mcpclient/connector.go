@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -20,6 +21,11 @@ import (
 
 // Options configures a Connector. Every field has a default.
 type Options struct {
+	// Auth, when set, carries the credentials of remote servers that use
+	// OAuth: every HTTP request to a server goes through the transport it
+	// returns. Servers whose settings send their own Authorization header
+	// are left alone.
+	Auth Authenticator
 	// Log receives this package's and mcp-go's log lines. The default
 	// discards them, so that mcp-go never falls back to slog.Default.
 	Log *slog.Logger
@@ -236,4 +242,12 @@ func handshakeTimeout(ctx context.Context) *domain.HandshakeTimeoutError {
 		return &domain.HandshakeTimeoutError{Step: domain.StepInitialize}
 	}
 	return nil
+}
+
+// Authenticator adds a remote server's OAuth credentials to its requests
+// and learns from its refusals. The oauth adapter implements it.
+type Authenticator interface {
+	// Transport returns the round tripper that requests to cfg's server go
+	// through, wrapping base. It is called once per connection attempt.
+	Transport(cfg domain.ServerConfig, base http.RoundTripper) http.RoundTripper
 }

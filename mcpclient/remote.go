@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -28,7 +29,11 @@ func (c *Connector) connectRemote(ctx context.Context, cfg domain.ServerConfig) 
 	// and the GET stream) count as the handshake's.
 	s.ctx = withExchange(s.ctx, s.handshakeEx)
 	s.httpTr = c.httpTransport()
-	obs := newObserver(s.httpTr, s.fail, c.opts.MaxMessageBytes)
+	var base http.RoundTripper = s.httpTr
+	if c.opts.Auth != nil && !sendsOwnAuthorization(cfg.Headers) {
+		base = c.opts.Auth.Transport(cfg, base)
+	}
+	obs := newObserver(base, s.fail, c.opts.MaxMessageBytes)
 	hc := &http.Client{Transport: obs}
 	headers := maps.Clone(cfg.Headers)
 
@@ -131,4 +136,15 @@ func waitForStream(ctx context.Context, obs *observer) {
 	case <-t.C:
 	case <-ctx.Done():
 	}
+}
+
+// sendsOwnAuthorization reports whether the settings give the server an
+// Authorization header of their own, which OAuth must not replace.
+func sendsOwnAuthorization(headers map[string]string) bool {
+	for k := range headers {
+		if strings.EqualFold(k, "Authorization") {
+			return true
+		}
+	}
+	return false
 }
