@@ -41,7 +41,7 @@ unit:
 	$(GO) test -race -count=1 ./...
 
 e2e:
-	CI=$${CI:-true} $(GO) test -tags e2e -count=1 -timeout 25m ./e2e/
+	CI=$${CI:-true} $(GO) test -tags e2e -count=1 -timeout 45m ./e2e/
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./domain/ ./handlers/ ./views/

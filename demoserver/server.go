@@ -82,6 +82,7 @@ func New(opts Options) *server.MCPServer {
 	d.addProgressTools(s)
 	addDefaultsTool(s)
 	addAskTools(s)
+	addLogTools(s)
 	d.addResources(s)
 	addPrompts(s)
 	return s

@@ -68,6 +68,7 @@ func TestToolsDeclareEveryHint(t *testing.T) {
 		{"confirm_action", hints{readOnly: true}},
 		{"ask_model", hints{readOnly: true}},
 		{"list_roots", hints{readOnly: true}},
+		{"log_message", hints{readOnly: true, idempotent: true}},
 	}
 	tools := listTools(t, newClient(t))
 	if got, want := len(tools), len(tests); got != want {
@@ -122,6 +123,7 @@ func TestToolInputSchemas(t *testing.T) {
 		{"confirm_action", []string{"action"}, nil},
 		{"ask_model", []string{"maxTokens", "question"}, []string{"question"}},
 		{"list_roots", nil, nil},
+		{"log_message", []string{"level", "logger", "message"}, []string{"message"}},
 	}
 	tools := listTools(t, newClient(t))
 	for _, tt := range tests {

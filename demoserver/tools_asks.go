@@ -21,7 +21,10 @@ var askedLocal = behaviour{readOnly: true}
 
 // addAskTools registers the tools that send their client a request while
 // they run (elicitation, sampling, roots), so that a client, or the
-// gateway in front of this server, can show where such requests go.
+// gateway in front of this server, can show where such requests go. A
+// client of the handshake era gets the request itself; a 2026-07-28
+// client, to which a server may send no requests, gets it as an
+// input_required result and calls again with the answer.
 func addAskTools(s *server.MCPServer) {
 	s.AddTool(newTool("confirm_action", "Confirm an action",
 		"Asks the client's user, through an elicitation form, whether to go ahead with an action and why, then reports exactly what came back. "+
@@ -47,8 +50,11 @@ func confirmAction(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolR
 	if srv == nil {
 		return nil, errNoServer
 	}
+	if answer, ok := server.InputResponse(req.Params.InputResponses, "confirm"); ok {
+		return answered("elicitation", answer, nil)
+	}
 	action := req.GetString("action", "delete the draft")
-	res, err := srv.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{
+	params := mcp.ElicitationParams{
 		Message: fmt.Sprintf("Go ahead and %s?", action),
 		RequestedSchema: map[string]any{
 			"type": "object",
@@ -58,7 +64,11 @@ func confirmAction(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolR
 			},
 			"required": []string{"confirm"},
 		},
-	}})
+	}
+	res, err := srv.RequestElicitation(ctx, mcp.ElicitationRequest{Params: params})
+	if errors.Is(err, server.ErrServerInitiatedRequestUnsupported) {
+		return server.NewInputRequestBuilder("").Elicit("confirm", params).ToolResult(), nil
+	}
 	return answered("elicitation", res, err)
 }
 
@@ -68,25 +78,38 @@ func askModel(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult
 	if srv == nil {
 		return nil, errNoServer
 	}
+	if answer, ok := server.InputResponse(req.Params.InputResponses, "answer"); ok {
+		return answered("sampling", answer, nil)
+	}
 	question, err := req.RequireString("question")
 	if err != nil {
 		return mcp.NewToolResultError(err.Error()), nil
 	}
-	res, err := srv.RequestSampling(ctx, mcp.CreateMessageRequest{CreateMessageParams: mcp.CreateMessageParams{
+	params := mcp.CreateMessageParams{
 		Messages:     []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.NewTextContent(question)}},
 		SystemPrompt: "Answer in one short paragraph.",
 		MaxTokens:    req.GetInt("maxTokens", 200),
-	}})
+	}
+	res, err := srv.RequestSampling(ctx, mcp.CreateMessageRequest{CreateMessageParams: params})
+	if errors.Is(err, server.ErrServerInitiatedRequestUnsupported) {
+		return server.NewInputRequestBuilder("").Sample("answer", params).ToolResult(), nil
+	}
 	return answered("sampling", res, err)
 }
 
 // listRoots sends roots/list.
-func listRoots(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func listRoots(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	srv := server.ServerFromContext(ctx)
 	if srv == nil {
 		return nil, errNoServer
 	}
+	if answer, ok := server.InputResponse(req.Params.InputResponses, "roots"); ok {
+		return answered("roots", answer, nil)
+	}
 	res, err := srv.RequestRoots(ctx, mcp.ListRootsRequest{})
+	if errors.Is(err, server.ErrServerInitiatedRequestUnsupported) {
+		return server.NewInputRequestBuilder("").Roots("roots").ToolResult(), nil
+	}
 	return answered("roots", res, err)
 }
 

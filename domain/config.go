@@ -121,6 +121,7 @@ func (c ServerConfig) Redactor() Redactor {
 			secrets = append(secrets, v)
 		}
 	}
+	secrets = append(secrets, oauthSecrets(c.OAuth)...)
 	return NewRedactor(secrets...)
 }
 

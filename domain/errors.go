@@ -35,11 +35,11 @@ const (
 )
 
 // Transient reports whether an error of this category may go away by
-// itself, so that retrying with backoff is worth it. TLS, auth and config
-// errors need a person to change something first.
+// itself, so that retrying with backoff is worth it. TLS, auth, config
+// and sign-in errors need a person to change something first.
 func (c ErrorCategory) Transient() bool {
 	switch c {
-	case CategoryTLS, CategoryAuth, CategoryConfig:
+	case CategoryTLS, CategoryAuth, CategoryConfig, CategorySignIn:
 		return false
 	}
 	return true

@@ -15,7 +15,7 @@ import (
 // reload leaves such a server untouched. Map key order does not matter
 // (json sorts map keys); argument order does. Switchboard's own keys
 // (keep-alive, timeouts, auto-reconnect, disabled) are left out: they
-// apply without reconnecting.
+// apply without reconnecting. The "oauth" key counts as resolved.
 func (c ServerConfig) Fingerprint() string {
 	b, _ := json.Marshal(struct {
 		Transport Transport         `json:"t"`
@@ -26,7 +26,10 @@ func (c ServerConfig) Fingerprint() string {
 		URL       string            `json:"u"`
 		Headers   map[string]string `json:"h"`
 		Raw       RawConfig         `json:"r"`
-	}{c.Transport, c.Command, c.Args, c.Env, c.Cwd, c.URL, c.Headers, c.Raw})
+		// OAuth is left out when absent, so that configs without it keep
+		// the fingerprints (and approvals) they had before the key existed.
+		OAuth *OAuthSettings `json:"o,omitempty"`
+	}{c.Transport, c.Command, c.Args, c.Env, c.Cwd, c.URL, c.Headers, c.Raw, c.OAuth})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }

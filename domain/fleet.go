@@ -247,6 +247,21 @@ func (f *Fleet) Close(ctx context.Context) error {
 // AuthStatus. A server waiting for a sign-in that is now signed in
 // connects at once; a connected server that was signed out reconnects, so
 // that it reports what it needs.
+//
+// It returns at once and takes none of the fleet's locks on the caller's
+// goroutine: the auth source may call it while holding the lock its
+// AuthStatus takes, which a supervisor publishing under the fleet's lock
+// (Attach) waits for.
 func (f *Fleet) AuthChanged(name string) {
-	// Implemented in issue 11 (supervisor integration).
+	if f == nil {
+		return // a change told before the fleet exists: it reads the state when it starts
+	}
+	go func() {
+		f.mu.Lock()
+		s, ok := f.sups[name]
+		f.mu.Unlock()
+		if ok {
+			s.nudgeAuth()
+		}
+	}()
 }

@@ -25,6 +25,9 @@ func (e *NotReadyError) Error() string {
 		return fmt.Sprintf("server %q is reconnecting; try again", e.Server)
 	case reconnecting(st):
 		return fmt.Sprintf("server %q is connecting; try again", e.Server)
+	case st.ErrorCategory == CategorySignIn && st.DisabledReason == DisabledNone:
+		// Trying again cannot help until a person acts: say what to do.
+		return fmt.Sprintf("server %q needs a person to sign in: open Switchboard's dashboard and choose Sign in", e.Server)
 	case st.Error != "":
 		return fmt.Sprintf("server %q is %s: %s", e.Server, st.State, st.Error)
 	}

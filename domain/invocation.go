@@ -106,6 +106,11 @@ type Invocation struct {
 	StartedAt time.Time
 	EndedAt   time.Time
 	Version   uint64 // grows with every change, across all invocations
+
+	// NeededScopes are the scopes the server asked for when it refused the
+	// call as needing more access (ErrorCodeNeedsMoreAccess), so the card
+	// can offer a sign-in that asks for them.
+	NeededScopes []string
 }
 
 // ToolCaller makes a call through a server's supervised connection. The

@@ -186,9 +186,21 @@ func (c *call) finish(ctx context.Context, result json.RawMessage, callErr error
 		// cannot happen, since run moves to running before calling.
 		s.opts.Log.Error("refused invocation transition", "invocation", c.snapshot().ID, "to", string(to))
 	}
+	var code string
+	var scopes []string
+	if callErr != nil && !cancelled {
+		code, scopes, callErr = s.stepUp(c.snapshot(), callErr)
+	}
+	if to == InvocationSuccess {
+		inv := c.snapshot()
+		s.stepUps.succeeded(inv.ServerName, inv.Tool)
+	}
 	c.mu.Lock()
 	c.inv.EndedAt = s.opts.Clock.Now()
 	if callErr != nil && !cancelled {
+		if code != "" {
+			c.inv.ErrorCode, c.inv.NeededScopes = code, scopes
+		}
 		msg := callErr.Error()
 		if r, err := s.opts.Catalog.Redactor(c.inv.ServerName); err == nil {
 			msg = r.Redact(msg)

@@ -132,6 +132,8 @@ func TestNotReadyErrorNamesTheState(t *testing.T) {
 			`server "x" is connecting; try again`},
 		{"gave-up", domain.Status{State: domain.StateError, Phase: domain.PhaseExhausted, Error: "401 unauthorized"},
 			`server "x" is error: 401 unauthorized`},
+		{"sign-in-needed", domain.Status{State: domain.StateError, Phase: domain.PhaseExhausted, Error: "sign_in: 401", ErrorCategory: domain.CategorySignIn},
+			`server "x" needs a person to sign in: open Switchboard's dashboard and choose Sign in`},
 		{"auto-disabled", domain.Status{State: domain.StateDisabled, Phase: domain.PhaseExhausted, DisabledReason: domain.DisabledAuto, Retryable: true},
 			`server "x" is disabled`},
 	}

@@ -57,6 +57,9 @@ type InvocationsOptions struct {
 	// Grants keeps late approvals for the client's retry; nil keeps them
 	// in memory, lost when the process ends.
 	Grants GrantStore
+	// Elicitations puts a server's questions to a person on the call's
+	// card when the caller cannot answer them; nil asks nobody.
+	Elicitations *Elicitations
 }
 
 // Invocations runs tools/call on a person's behalf and keeps every call
@@ -67,6 +70,7 @@ type Invocations struct {
 
 	mu      sync.Mutex // guards running
 	running map[string]*call
+	stepUps stepUps
 }
 
 // NewInvocations returns the service.

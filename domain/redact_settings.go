@@ -142,3 +142,12 @@ func mixes(v string) int {
 func isAlnum(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
+
+// oauthSecrets are the values of an "oauth" key that are hidden wherever
+// they appear: the client secret.
+func oauthSecrets(o *OAuthSettings) []string {
+	if o == nil || o.ClientSecret == "" {
+		return nil
+	}
+	return []string{o.ClientSecret}
+}

@@ -61,15 +61,18 @@ func AskerFrom(ctx context.Context) Asker {
 type AskRecord struct {
 	Method  string
 	At      time.Time
-	Outcome string // AskAnswered, AskNotAsked or AskFailed
+	Outcome string // AskAnswered, AskAnsweredByPerson, AskNotAsked or AskFailed
 	Detail  string // why it was not asked, or how it failed
 }
 
 // Outcomes of an AskRecord.
 const (
 	AskAnswered = "answered"
-	AskNotAsked = "not_asked"
-	AskFailed   = "failed"
+	// AskAnsweredByPerson is an elicitation a person answered in the
+	// dashboard, since the call's caller could not be asked.
+	AskAnsweredByPerson = "answered_by_person"
+	AskNotAsked         = "not_asked"
+	AskFailed           = "failed"
 )
 
 // maxAsks bounds the records one invocation keeps: a server may ask as
@@ -77,8 +80,10 @@ const (
 const maxAsks = 20
 
 // recordingAsker records every request on the call's card and passes it
-// to the call's own Asker; a call with none (a person's Run, an API call)
-// answers ErrNotAsked until the dashboard can ask a person.
+// to the call's own Asker. An elicitation that Asker could not put to
+// anyone (or a call with none: a person's Run, an API call) goes to the
+// person, on the call's card; sampling is declined, since Switchboard has
+// no model of its own; roots keep the workspace answer the adapter gives.
 type recordingAsker struct {
 	c     *call
 	inner Asker
@@ -89,12 +94,20 @@ func (r recordingAsker) Ask(ctx context.Context, req ServerRequest) (json.RawMes
 		res json.RawMessage
 		err error
 	)
-	if r.inner != nil {
+	switch {
+	case r.inner != nil:
 		res, err = r.inner.Ask(ctx, req)
-	} else {
-		err = fmt.Errorf("%w: the call was made in Switchboard, which cannot answer a server's %s yet", ErrNotAsked, req.Method)
+	case req.Method == MethodSample:
+		err = fmt.Errorf("%w: Switchboard has no language model to answer sampling/createMessage; only an AI client calling through the gateway that supports sampling can", ErrNotAsked)
+	default:
+		err = fmt.Errorf("%w: the call was made in Switchboard, which has nobody to answer a server's %s", ErrNotAsked, req.Method)
 	}
-	rec := AskRecord{Method: req.Method, At: r.c.svc.opts.Clock.Now(), Outcome: AskAnswered}
+	outcome := AskAnswered
+	if errors.Is(err, ErrNotAsked) {
+		res, err = r.askPerson(ctx, req, err)
+		outcome = AskAnsweredByPerson
+	}
+	rec := AskRecord{Method: req.Method, At: r.c.svc.opts.Clock.Now(), Outcome: outcome}
 	switch {
 	case errors.Is(err, ErrNotAsked):
 		rec.Outcome, rec.Detail = AskNotAsked, err.Error()
@@ -103,6 +116,35 @@ func (r recordingAsker) Ask(ctx context.Context, req ServerRequest) (json.RawMes
 	}
 	r.c.addAsk(rec)
 	return res, err
+}
+
+// askPerson puts an elicitation to the person on the call's card, when
+// the service has someone to ask; why is the reason nobody else was,
+// which stays the answer to anything else.
+func (r recordingAsker) askPerson(ctx context.Context, req ServerRequest, why error) (json.RawMessage, error) {
+	people := r.c.svc.opts.Elicitations
+	if req.Method != MethodElicit || people == nil {
+		return nil, why
+	}
+	e, err := ParseElicitation(req.Server, req.Params)
+	if err != nil {
+		return nil, err
+	}
+	inv := r.c.snapshot()
+	e.InvocationID, e.Scope = inv.ID, inv.Scope
+	return people.Ask(ctx, e, r.c.republish)
+}
+
+// republish publishes the call as it is, so its card is drawn again (a
+// question shown or gone).
+func (c *call) republish() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.inv.Status.Final() {
+		return
+	}
+	inv := c.svc.opts.Feed.publish(c.inv)
+	c.inv.Version = inv.Version
 }
 
 // addAsk keeps rec on the card and publishes the change, like progress.

@@ -66,7 +66,7 @@ func TestServerRequestOfACallNobodyCanBeAskedAbout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(inv.Result), "cannot answer a server") {
+	if !strings.Contains(string(inv.Result), "no language model") {
 		t.Errorf("result %s; want the reason nobody was asked", inv.Result)
 	}
 	if len(inv.Asks) != 1 || inv.Asks[0].Outcome != domain.AskNotAsked || inv.Asks[0].Detail == "" {

@@ -42,6 +42,7 @@ type rawServer struct {
 	ConnectTimeoutSeconds *float64          `json:"connectTimeoutSeconds"`
 	StartTimeoutSeconds   *float64          `json:"startTimeoutSeconds"`
 	CallTimeoutSeconds    *float64          `json:"callTimeoutSeconds"`
+	OAuth                 *OAuthSettings    `json:"oauth"`
 }
 
 // ParseSettings reads a settings file's bytes. A file that is not a JSON
@@ -173,6 +174,7 @@ func resolveEntry(e entry, raw []byte, getenv func(string) string) (ServerConfig
 	}
 	cfg.Env = expandMap(r.Env, getenv)
 	cfg.Headers = expandMap(r.Headers, getenv)
+	cfg.OAuth = expandOAuth(r.OAuth, getenv)
 	if off, msg := applyTimings(&cfg, r, raw); msg != "" {
 		return ServerConfig{}, off, msg
 	}
@@ -231,6 +233,22 @@ func expandMap(m map[string]string, getenv func(string) string) map[string]strin
 	out := make(map[string]string, len(m))
 	for k, v := range m {
 		out[k] = expand(v, getenv)
+	}
+	return out
+}
+
+// expandOAuth resolves ${VAR} in every field of an "oauth" key.
+func expandOAuth(o *OAuthSettings, getenv func(string) string) *OAuthSettings {
+	if o == nil {
+		return nil
+	}
+	out := &OAuthSettings{
+		ClientID:          expand(o.ClientID, getenv),
+		ClientSecret:      expand(o.ClientSecret, getenv),
+		ClientMetadataURL: expand(o.ClientMetadataURL, getenv),
+	}
+	for _, sc := range o.Scopes {
+		out.Scopes = append(out.Scopes, expand(sc, getenv))
 	}
 	return out
 }

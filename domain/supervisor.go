@@ -54,6 +54,11 @@ type supervisor struct {
 	overrides   SettingsOverride
 	stateSet    bool         // a person or the auto-disable rule chose enabled or disabled
 	fileCfg     ServerConfig // the config as the settings file has it, before overrides
+
+	// The server's sign-in (supervisor_auth.go), also owned by the loop.
+	authNudge chan struct{} // capacity 1: the sign-in changed (Fleet.AuthChanged)
+	authMoved bool          // a person signed in while the attempt in flight ran
+	authSeen  AuthState     // the sign-in state the last onAuthChanged saw
 }
 
 // stderrTailLines is how much of a crashed process's stderr goes into its
@@ -119,6 +124,7 @@ func startSupervisor(opts SupervisorOptions, cfg ServerConfig, rec *ServerRecord
 		dirty:   map[ListKind]bool{},
 	}
 	s.feed = stderrFeed{ring: s.stderr, changed: make(chan struct{}, 1)}
+	s.authNudge = make(chan struct{}, 1)
 	if rec != nil {
 		s.overrides = rec.Overrides
 		// An older drawer saved keep-alive intervals the range now refuses
@@ -202,6 +208,8 @@ func (s *supervisor) run() {
 			s.startRelist()
 		case r := <-s.lists:
 			s.onRelist(r)
+		case <-s.authNudge:
+			s.onAuthChanged()
 		}
 	}
 }
@@ -265,6 +273,7 @@ func (s *supervisor) connect(ev Event) {
 	listing := &atomic.Bool{}
 	s.listing = listing
 	s.stderrMark = s.stderr.Seq()
+	s.authMoved = false
 	s.st.Delay = 0
 	s.st.NextRetryAt = time.Time{}
 	if cfg.Transport == TransportStdio {
@@ -338,6 +347,10 @@ func (s *supervisor) fail(err error) { s.failCounting(err, true) }
 func (s *supervisor) failCounting(err error, counts bool) {
 	if err == nil {
 		err = &ConnError{Category: CategoryProtocol, Err: errors.New("connection lost")}
+	}
+	if Categorize(err) == CategorySignIn {
+		s.failSignIn(err)
+		return
 	}
 	s.stopAll()
 	now := s.opts.Clock.Now()
@@ -490,6 +503,7 @@ func (s *supervisor) transition(ev Event) {
 
 func (s *supervisor) publish() {
 	s.st.State = StateOf(s.st.Phase, s.st.DisabledReason)
+	s.st.Auth = s.authStatus()
 	s.st = s.opts.Hub.Publish(s.st)
 }
 

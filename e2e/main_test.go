@@ -22,6 +22,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	os.Setenv("SWITCHBOARD_KEYCHAIN", "off") // never the developer's keychain
 	code, err := setup(m)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "e2e: %v\n", err)

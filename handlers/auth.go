@@ -171,9 +171,10 @@ func (a *authenticator) sessionCookie(req *http.Request) *http.Cookie {
 const sessionMaxAge = 14 * 24 * 60 * 60
 
 // public reports whether path is served without the token: the assets the
-// sign-in page itself needs, the sign-in page, and the liveness probe.
+// sign-in page itself needs, the sign-in page, the liveness probe, and the
+// OAuth callback, which the single-use state of a sign-in protects instead.
 func public(path string) bool {
-	return path == PathHealth || path == PathSignIn || strings.HasPrefix(path, PathStatic+"/")
+	return path == PathHealth || path == PathSignIn || path == PathOAuthCallback || strings.HasPrefix(path, PathStatic+"/")
 }
 
 // mcpRoot is where the MCP endpoints live: the aggregated one, and one per

@@ -28,7 +28,7 @@ func pageURLs() views.PageURLs {
 	return views.PageURLs{
 		Stylesheets: []string{PathStylesheet, PathStatic + "/css/drawer.css", PathStatic + "/css/cards.css",
 			PathStatic + "/css/run.css", PathStatic + "/css/themes.css",
-			PathStatic + "/css/approval.css"},
+			PathStatic + "/css/approval.css", PathStatic + "/css/auth.css"},
 		Scripts: []string{
 			PathStatic + "/js/htmx-2.0.11.min.js",
 			PathStatic + "/js/htmx-ext-sse-2.2.4.js",
@@ -89,6 +89,10 @@ func (d *dashboardPage) show(c echo.Context) error {
 	}
 	h := c.Response().Header()
 	h.Set("Cache-Control", "no-store")
+	// A plain form posted from the page (Sign in, which opens a new tab)
+	// carries "Origin: null" under no-referrer, which the guard refuses;
+	// same-origin names this page to itself and to nobody else.
+	h.Set("Referrer-Policy", "same-origin")
 	h.Set("Vary", "Accept-Language, Cookie")
 	return c.HTMLBlob(http.StatusOK, buf.Bytes())
 }

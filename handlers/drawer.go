@@ -25,6 +25,8 @@ type drawerUI struct {
 	// gateway hears of policy changes and names each tool as AI clients
 	// see it; nil when there is no gateway.
 	gateway MCPGateway
+	// logs shows the server's log messages; nil shows none.
+	logs *serverLogsFeed
 }
 
 // livePart asks the drawer endpoint for the parts that follow the state
@@ -75,6 +77,11 @@ func (u *drawerUI) propsOf(st domain.Status) (views.DrawerProps, error) {
 	if u.gateway != nil {
 		p.Gateway = views.NewGatewayNamesProps(st.ServerName, u.gateway.Catalogue())
 	}
+	if u.logs != nil {
+		if p.Logs, err = u.logs.drawerProps(st.ServerName); err != nil {
+			return views.DrawerProps{}, err
+		}
+	}
 	return p, nil
 }
 
@@ -87,6 +94,11 @@ func drawerURLs(name string) views.DrawerURLs {
 		Enable:   ServerPath(PathUIEnable, name),
 		Settings: ServerPath(PathUISettings, name),
 		Remove:   ServerPath(PathUIRemove, name),
+
+		AuthStart:    ServerPath(PathUIAuthStart, name),
+		AuthSignOut:  ServerPath(PathUIAuthSignOut, name),
+		AuthComplete: ServerPath(PathUIAuthComplete, name),
+		AuthClient:   ServerPath(PathUIAuthClient, name),
 	}
 }
 

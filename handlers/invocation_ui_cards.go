@@ -13,11 +13,14 @@ import (
 type cardRenderer struct {
 	fleet     *domain.Fleet
 	validator domain.SchemaValidator
+	// elicitations shows a waiting call's question on its card; nil
+	// shows none.
+	elicitations *domain.Elicitations
 }
 
 // props builds one card; oob marks it as a replacement of the one shown.
 func (r *cardRenderer) props(inv domain.Invocation, place views.CardPlace, oob bool) views.InvocationCardProps {
-	in := views.CardInput{Place: place, Validator: r.validator, URLs: r.urls(inv.ID), OOB: oob}
+	in := views.CardInput{Place: place, Validator: r.validator, URLs: r.urls(inv.ID, inv.ServerName), OOB: oob}
 	if st, err := r.fleet.Status(inv.ServerName); err == nil {
 		in.Server = &st
 	}
@@ -29,6 +32,10 @@ func (r *cardRenderer) props(inv domain.Invocation, place views.CardPlace, oob b
 			}
 		}
 	}
+	if place == "" {
+		place = views.CardInFeed
+	}
+	in.Elicitation = elicitationForm(r.elicitations, inv, views.CardID(place, inv.ID))
 	return views.NewInvocationCardProps(inv, in)
 }
 
@@ -40,7 +47,7 @@ func (r *cardRenderer) list(invs []domain.Invocation, place views.CardPlace) []v
 	return out
 }
 
-func (r *cardRenderer) urls(id string) views.CardURLs {
+func (r *cardRenderer) urls(id, server string) views.CardURLs {
 	c := r.contentURLs(id)
 	return views.CardURLs{
 		Copy: func(part string) string {
@@ -53,6 +60,7 @@ func (r *cardRenderer) urls(id string) views.CardURLs {
 		Retry:   InvocationPath(PathUIInvocationRetry, id),
 		Approve: InvocationPath(PathUIInvocationApprove, id),
 		Deny:    InvocationPath(PathUIInvocationDeny, id),
+		SignIn:  ServerPath(PathUIAuthStart, server),
 		Item:    c.Item,
 		Media:   c.Media,
 		Read:    c.Read,

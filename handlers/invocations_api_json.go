@@ -47,10 +47,14 @@ type InvocationDTO struct {
 	// (elicitation, sampling, roots) and how each ended; omitted when it
 	// made none.
 	Asks []AskDTO `json:"asks,omitempty"`
+	// NeededScopes are the scopes a server asked for when it refused the
+	// call for lack of access (errorCode needs_more_access): sign in with
+	// more access, then retry.
+	NeededScopes []string `json:"neededScopes,omitempty"`
 }
 
 // AskDTO is one request a server made during a call: its MCP method, when
-// (epoch milliseconds), answered, not_asked or failed, and why it was not
+// (epoch milliseconds), answered, answered_by_person, not_asked or failed, and why it was not
 // asked or how it failed.
 type AskDTO struct {
 	Method  string `json:"method"`
@@ -124,6 +128,7 @@ func InvocationJSON(inv domain.Invocation) InvocationDTO {
 	if inv.ErrorCode != "" {
 		d.ErrorCode = &inv.ErrorCode
 	}
+	d.NeededScopes = inv.NeededScopes
 	if !inv.EndedAt.IsZero() {
 		ms := inv.EndedAt.UnixMilli()
 		d.EndedAt = &ms

@@ -48,6 +48,14 @@ type Options struct {
 	// ClientConfigs reads and edits the AI clients' own config files for
 	// the Connect page; nil leaves the page to snippets.
 	ClientConfigs ClientConfigFiles
+	// SignIns runs OAuth sign-ins for remote servers; nil: no server uses sign-in.
+	SignIns domain.SignIns
+	// Elicitations holds servers' questions to the person; nil serves no
+	// elicitation routes.
+	Elicitations *domain.Elicitations
+	// ServerLogs keeps servers' log messages for their drawers and asks
+	// servers for a level; nil shows no log messages.
+	ServerLogs *domain.ServerLogs
 	// Gateway serves MCP to AI clients at PathMCP; nil serves none.
 	Gateway MCPGateway
 	// Catalog translates the dashboard; nil loads the embedded one.

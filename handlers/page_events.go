@@ -30,6 +30,9 @@ type pageEvents struct {
 	// config keeps the settings banner live (page_events.go's appendBanner);
 	// nil (demo mode) shows none.
 	config *domain.Reloader
+	// logs keeps open drawers' log messages live (server_logs_events.go);
+	// nil shows none.
+	logs *serverLogsFeed
 }
 
 // stream first sends the full current state, which replaces the header
@@ -71,6 +74,7 @@ func (p *pageEvents) stream(c echo.Context) error {
 	for _, s := range p.hub.List() {
 		shown[s.ServerName] = s
 	}
+	logs, wake := p.logs.watch(ctx, reloads, shown)
 
 	w := c.Response()
 	h := w.Header()
@@ -100,7 +104,7 @@ func (p *pageEvents) stream(c echo.Context) error {
 		w.Flush()
 		out.Reset()
 
-		batch, invs, reloaded, idle := waitAll(ctx, p.heartbeat, sub, isub, reloads)
+		batch, invs, woke, idle := waitAll(ctx, p.heartbeat, sub, isub, wake)
 		if ctx.Err() != nil {
 			return nil
 		}
@@ -108,6 +112,7 @@ func (p *pageEvents) stream(c echo.Context) error {
 			out.Write(ping)
 			continue
 		}
+		reloaded := logs.reloaded(woke)
 		if err := feed.appendChanges(rctx, &out, &html, invs); err != nil {
 			return err
 		}
@@ -119,6 +124,9 @@ func (p *pageEvents) stream(c echo.Context) error {
 			err = p.appendUpdates(rctx, &out, &html, changed)
 		}
 		if err != nil {
+			return err
+		}
+		if err := logs.appendChanged(rctx, &out, &html, shown, p.now()); err != nil {
 			return err
 		}
 		if reloaded {

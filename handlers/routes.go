@@ -104,6 +104,38 @@ const (
 	PathUIServerPolicy      = PathUIServer + "/policy"                          // PUT form askAll=true, or nothing for off
 )
 
+// Sign-in to remote servers (OAuth, issue 11): the JSON API, the callback
+// the authorization server sends the browser back to (public: the single-use
+// state protects it), and the drawer's forms.
+const (
+	PathServerAuthStart    = PathServer + "/auth/start"    // POST → {"authorizationUrl"}
+	PathServerAuthSignOut  = PathServer + "/auth/signout"  // POST → 204
+	PathServerAuthComplete = PathServer + "/auth/complete" // POST {"callbackUrl"}: an address a person pasted
+	PathServerAuthClient   = PathServer + "/auth/client"   // POST {"clientId","clientSecret"}
+	PathOAuthCallback      = "/oauth/callback"
+	PathUIAuthStart        = PathUIServer + "/auth/start" // POST from a form in a new tab: the way to the authorization server
+	PathUIAuthSignOut      = PathUIServer + "/auth/signout"
+	PathUIAuthComplete     = PathUIServer + "/auth/complete"
+	PathUIAuthClient       = PathUIServer + "/auth/client"
+)
+
+// Servers' questions to the person (elicitation, issue 11): the JSON API,
+// then the dashboard's form and the drawer's list of questions of no call.
+const (
+	PathElicitations         = "/api/v1/elicitations"
+	PathElicitation          = PathElicitations + "/:" + idParam // POST {"action","content"}
+	PathUIElicitation        = "/ui/elicitations/:" + idParam    // POST: the form's answer
+	PathUIServerElicitations = PathUIServer + "/elicitations"    // GET: the drawer's questions of no call
+)
+
+// Servers' log messages (notifications/message): the JSON API, then the
+// drawer's level selector.
+const (
+	PathServerLogs     = PathServer + "/logs"         // GET: the kept messages and the level
+	PathServerLogLevel = PathServerLogs + "/level"    // PUT {"level"}: ask the server for it
+	PathUILogLevel     = PathUIServer + "/logs/level" // POST form level=...
+)
+
 const (
 	nameParam   = "name"
 	toolParam   = "tool"
@@ -121,7 +153,8 @@ func ServerPath(pattern, name string) string {
 
 // viewLinks are the URLs templates need beyond their props; the handlers
 // put them in each render's context.
-var viewLinks = views.Links{History: PathUIHistory, RunForm: RunFormPath, Connect: PathConnect}
+var viewLinks = views.Links{History: PathUIHistory, RunForm: RunFormPath, Connect: PathConnect,
+	Elicitations: func(server string) string { return ServerPath(PathUIServerElicitations, server) }}
 
 // register adds every route. It is the one route table of the binary.
 func register(e *echo.Echo, opts Options, signIn *signInPage) {
@@ -169,7 +202,7 @@ func register(e *echo.Echo, opts Options, signIn *signInPage) {
 	e.POST(PathUIRemove, drawer.withToast("ToastRemoveFailed", drawer.remove))
 
 	// -- invocation API and cards (engineer C1): register below this line --
-	cards := &cardRenderer{fleet: opts.Fleet, validator: opts.Validator}
+	cards := &cardRenderer{fleet: opts.Fleet, validator: opts.Validator, elicitations: opts.Elicitations}
 	invFeed := newInvocationFeed(opts, cards)
 	events.invocations, pageStream.cards = invFeed, invFeed
 	if opts.Invocations != nil {
@@ -213,6 +246,15 @@ func register(e *echo.Echo, opts Options, signIn *signInPage) {
 		e.Any(PathMCP, mcp.aggregated)
 		e.Any(PathMCPServer, mcp.server)
 	}
+
+	// -- sign-in to remote servers (issue 11): register below this line --
+	registerSignIns(e, opts, drawer)
+
+	// -- servers' questions to the person (elicitation, issue 11): register below this line --
+	registerElicitations(e, opts, prefs)
+
+	// -- servers' log messages (issue 11): register below this line --
+	registerServerLogs(e, opts, drawer, pageStream)
 
 	// -- client tokens and the Connect page: register below this line --
 	registerConnect(e, opts, signIn.prefs)

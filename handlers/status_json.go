@@ -58,6 +58,9 @@ type StatusDTO struct {
 	LastSyncAt      *int64   `json:"lastSyncAt"`
 	LatencyMs       *float64 `json:"latencyMs"`
 	ProtocolVersion *string  `json:"protocolVersion"`
+	// Auth is the server's OAuth sign-in; null for servers that do not
+	// use OAuth.
+	Auth *AuthDTO `json:"auth"`
 
 	AutoReconnect    bool    `json:"autoReconnect"`
 	KeepAliveSeconds float64 `json:"keepAliveSeconds"`
@@ -117,6 +120,9 @@ func StatusJSON(s domain.Status) StatusDTO {
 	}
 	if s.Approval != nil {
 		d.Approval = ApprovalJSON(s.Approval)
+	}
+	if s.Auth != nil {
+		d.Auth = AuthJSON(*s.Auth)
 	}
 	if s.ExitCode != nil {
 		code := *s.ExitCode

@@ -17,7 +17,7 @@ var statusKeys = []string{
 	"serverName", "source", "transport", "target", "workDir", "state", "phase", "attempt", "maxAttempts", "delayMs",
 	"nextRetryAt", "startingSince", "lastStderr", "error", "errorCategory", "exitCode", "signal", "errorStderr",
 	"timeoutSeconds", "timeoutSetting", "lastErrorAt", "retryable", "disabledReason", "blockedReason",
-	"toolCount", "resourceCount", "promptCount", "connectedAt", "lastSyncAt", "latencyMs", "protocolVersion",
+	"toolCount", "resourceCount", "promptCount", "connectedAt", "lastSyncAt", "latencyMs", "protocolVersion", "auth",
 	"autoReconnect", "keepAliveSeconds", "version",
 }
 
@@ -37,7 +37,7 @@ func TestStatusJSON(t *testing.T) {
 				"state":"connecting","phase":"connecting","disabledReason":null,"blockedReason":null,"attempt":0,"maxAttempts":5,
 				"delayMs":0,"nextRetryAt":null,"startingSince":null,"lastStderr":null,"error":null,"errorCategory":null,"exitCode":null,"signal":null,"errorStderr":null,"timeoutSeconds":null,"timeoutSetting":null,"lastErrorAt":null,
 				"retryable":false,"toolCount":0,"resourceCount":0,"promptCount":0,"connectedAt":null,"lastSyncAt":null,
-				"latencyMs":null,"protocolVersion":null,"autoReconnect":false,"keepAliveSeconds":0,"version":1}`,
+				"latencyMs":null,"protocolVersion":null,"auth":null,"autoReconnect":false,"keepAliveSeconds":0,"version":1}`,
 		},
 		{
 			name: "connected-with-latency-has-times-in-epoch-ms",
@@ -49,7 +49,7 @@ func TestStatusJSON(t *testing.T) {
 				"state":"connected","phase":"connected","disabledReason":null,"blockedReason":null,"attempt":0,"maxAttempts":5,
 				"delayMs":0,"nextRetryAt":null,"startingSince":null,"lastStderr":null,"error":null,"errorCategory":null,"exitCode":null,"signal":null,"errorStderr":null,"timeoutSeconds":null,"timeoutSetting":null,"lastErrorAt":null,
 				"retryable":false,"toolCount":3,"resourceCount":2,"promptCount":1,"connectedAt":1796029200000,
-				"lastSyncAt":1796029201000,"latencyMs":1.5,"protocolVersion":"2025-11-25","autoReconnect":false,"keepAliveSeconds":0,"version":7}`,
+				"lastSyncAt":1796029201000,"latencyMs":1.5,"protocolVersion":"2025-11-25","auth":null,"autoReconnect":false,"keepAliveSeconds":0,"version":7}`,
 		},
 		{
 			name: "waiting-after-exit-has-error-code-and-retry",
@@ -61,7 +61,7 @@ func TestStatusJSON(t *testing.T) {
 				"state":"error","phase":"waiting","disabledReason":null,"blockedReason":null,"attempt":2,"maxAttempts":5,
 				"delayMs":2000,"nextRetryAt":1796029202000,"startingSince":null,"lastStderr":null,"error":"exited (code 0)","errorCategory":"exited",
 				"exitCode":0,"signal":null,"errorStderr":null,"timeoutSeconds":null,"timeoutSetting":null,"lastErrorAt":1796029200000,"retryable":true,"toolCount":0,"resourceCount":0,
-				"promptCount":0,"connectedAt":null,"lastSyncAt":null,"latencyMs":null,"protocolVersion":null,"autoReconnect":false,"keepAliveSeconds":0,"version":9}`,
+				"promptCount":0,"connectedAt":null,"lastSyncAt":null,"latencyMs":null,"protocolVersion":null,"auth":null,"autoReconnect":false,"keepAliveSeconds":0,"version":9}`,
 		},
 		{
 			name: "starting-says-since-when-and-its-last-stderr-line",
@@ -72,7 +72,7 @@ func TestStatusJSON(t *testing.T) {
 				"nextRetryAt":null,"startingSince":1796029200000,"lastStderr":"npm warn exec installing","error":null,
 				"errorCategory":null,"exitCode":null,"signal":null,"errorStderr":null,"timeoutSeconds":null,"timeoutSetting":null,
 				"lastErrorAt":null,"retryable":false,"toolCount":0,"resourceCount":0,"promptCount":0,"connectedAt":null,
-				"lastSyncAt":null,"latencyMs":null,"protocolVersion":null,"autoReconnect":false,"keepAliveSeconds":0,"version":2}`,
+				"lastSyncAt":null,"latencyMs":null,"protocolVersion":null,"auth":null,"autoReconnect":false,"keepAliveSeconds":0,"version":2}`,
 		},
 		{
 			name: "cut-off-start-names-limit-and-setting",
@@ -86,7 +86,7 @@ func TestStatusJSON(t *testing.T) {
 				"error":"no answer to initialize within 2m0s (startTimeoutSeconds)","errorCategory":"timeout","exitCode":null,
 				"signal":null,"errorStderr":"npm http fetch GET 200","timeoutSeconds":120,"timeoutSetting":"startTimeoutSeconds",
 				"lastErrorAt":null,"retryable":false,"toolCount":0,"resourceCount":0,"promptCount":0,"connectedAt":null,
-				"lastSyncAt":null,"latencyMs":null,"protocolVersion":null,"autoReconnect":false,"keepAliveSeconds":0,"version":4}`,
+				"lastSyncAt":null,"latencyMs":null,"protocolVersion":null,"auth":null,"autoReconnect":false,"keepAliveSeconds":0,"version":4}`,
 		},
 		{
 			name: "auto-disabled-says-so",
@@ -96,7 +96,7 @@ func TestStatusJSON(t *testing.T) {
 				"phase":"exhausted","disabledReason":"auto","blockedReason":null,"attempt":0,"maxAttempts":0,"delayMs":0,
 				"nextRetryAt":null,"startingSince":null,"lastStderr":null,"error":null,"errorCategory":null,"exitCode":null,"signal":null,"errorStderr":null,"timeoutSeconds":null,"timeoutSetting":null,"lastErrorAt":null,
 				"retryable":false,"toolCount":0,"resourceCount":0,"promptCount":0,"connectedAt":null,
-				"lastSyncAt":null,"latencyMs":null,"protocolVersion":null,"autoReconnect":false,"keepAliveSeconds":0,"version":3}`,
+				"lastSyncAt":null,"latencyMs":null,"protocolVersion":null,"auth":null,"autoReconnect":false,"keepAliveSeconds":0,"version":3}`,
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

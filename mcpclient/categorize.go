@@ -86,7 +86,7 @@ func connError(err error) *domain.ConnError {
 func endsSession(c domain.ErrorCategory) bool {
 	switch c {
 	case domain.CategorySession, domain.CategoryRefused, domain.CategoryDNS,
-		domain.CategoryTLS, domain.CategoryAuth, domain.CategoryExited:
+		domain.CategoryTLS, domain.CategoryAuth, domain.CategorySignIn, domain.CategoryExited:
 		return true
 	}
 	return false

@@ -125,8 +125,15 @@ func wrapsMany(err error) bool {
 // names the request and the server, and leaves the session up; when the
 // transport says more (the caller's context ended, the server forgot the
 // session, auth was refused, the connection is gone) or err is no error
-// response at all, requestError decides, as for any other failure.
+// response at all, requestError decides, as for any other failure. A 403
+// insufficient_scope from a server Options.Auth signs in to is a
+// *domain.NeedsMoreAccessError.
 func (s *session) requestFailed(ctx context.Context, ex *exchange, op string, err error) error {
+	if nma, ok := ex.needsMoreAccess(); ok && ctx.Err() == nil {
+		// The grant is too narrow for this request only: the session
+		// stays, and a person may sign in with more access and retry.
+		return fmt.Errorf("%s: %w", op, nma)
+	}
 	if se := serverError(err); se != nil && ctx.Err() == nil && ex.category(false) == "" {
 		select {
 		case <-s.done:

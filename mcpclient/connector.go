@@ -34,12 +34,16 @@ type Options struct {
 	// KillGrace is how long a stdio server may take to exit after its stdin
 	// closes, and again after SIGTERM, before its process group is killed.
 	KillGrace time.Duration
-	// ProtocolVersion is the revision to ask for. The default, 2025-11-25,
-	// skips mcp-go's server/discover probe, which costs a full timeout on
-	// servers that ignore unknown methods. Setting 2026-07-28 lets a stdio
-	// server that implements it negotiate the stateless revision; HTTP and
-	// SSE stay on the handshake, because list_changed needs the standalone
-	// GET stream that revision removed.
+	// ProtocolVersion is the revision to ask for first. The default,
+	// 2026-07-28, makes Switchboard a dual-era client: over stdio it probes
+	// with server/discover (bounded by discoverTimeout, so a 2025 server
+	// that ignores the method costs little) and falls back to initialize;
+	// over streamable HTTP it sends a 2026-07-28 request and falls back to
+	// the handshake on a 4xx without a recognized modern error. The era a
+	// server connected with is remembered per configuration, so reconnects
+	// do not probe, until a connect with it fails. A handshake revision
+	// (2025-11-25) pins the handshake and skips every probe. Legacy SSE is
+	// always on the handshake.
 	ProtocolVersion string
 	// DialTimeout and TLSHandshakeTimeout bound the first steps of an HTTP
 	// request. There is deliberately no overall timeout, and by default no
@@ -69,6 +73,10 @@ type Options struct {
 	// as the session starts, when no call is running, and then work in
 	// Workspace instead of the directories they were started with.
 	Workspace string
+	// NoCallAsker answers a server's elicitation that belongs to no call
+	// (sent while no call, or several, were running): the dashboard shows
+	// it in the server's drawer. Nil refuses it, saying nobody was asked.
+	NoCallAsker domain.Asker
 }
 
 // Defaults for Options.
@@ -78,9 +86,10 @@ const (
 	DefaultTLSHandshakeTimeout = 10 * time.Second
 )
 
-// discoverTimeout bounds mcp-go's server/discover probe when a caller opts
-// into 2026-07-28; a legacy server that ignores the method then costs this
-// much per connect instead of mcp-go's five seconds.
+// discoverTimeout bounds mcp-go's server/discover probe; a legacy server
+// that ignores the method then costs this much on its first connect
+// instead of mcp-go's five seconds, and nothing on reconnects, which
+// remember its era.
 const discoverTimeout = 2 * time.Second
 
 // listenWait bounds how long Connect waits for a streamable HTTP server to
@@ -102,7 +111,7 @@ func (o Options) withDefaults() Options {
 		o.KillGrace = DefaultKillGrace
 	}
 	if o.ProtocolVersion == "" {
-		o.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
+		o.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
 	}
 	if o.DialTimeout <= 0 {
 		o.DialTimeout = DefaultDialTimeout
@@ -119,6 +128,7 @@ func (o Options) withDefaults() Options {
 // Connector opens MCP sessions over stdio, streamable HTTP and legacy SSE.
 type Connector struct {
 	opts Options
+	eras eras // the protocol version each server configuration connected with
 }
 
 var _ domain.Connector = (*Connector)(nil)
@@ -159,7 +169,16 @@ func withLimit(ctx context.Context, started time.Time, err error) error {
 		return err
 	}
 	if d, ok := ctx.Deadline(); ok {
-		hte.Limit = d.Sub(started).Round(time.Millisecond)
+		// The caller set the deadline a moment before calling, longer
+		// ago on a loaded machine, so what remained of it here is a
+		// little less than the limit it meant: beyond a tenth of a
+		// second, the limit is said rounded up to a tenth.
+		const tenth = 100 * time.Millisecond
+		limit := d.Sub(started).Round(time.Millisecond)
+		if limit >= tenth {
+			limit = (limit + tenth - 1) / tenth * tenth
+		}
+		hte.Limit = limit
 	}
 	return err
 }
@@ -167,22 +186,30 @@ func withLimit(ctx context.Context, started time.Time, err error) error {
 // newClient builds the mcp-go client. Where the session can answer a
 // server's requests (s.asks; not on legacy SSE, whose transport could not
 // deliver the answers) it declares elicitation, sampling and roots, which
-// Switchboard puts to whoever made the call. On 2026-07-28 such requests
-// come as input_required results, which mcp-go answers with handlers
-// Switchboard does not give it, so nothing is declared there.
-func (c *Connector) newClient(s *session, version string) {
+// Switchboard puts to whoever made the call: on the handshake era through
+// serverAsks, on 2026-07-28, where they come as input_required results,
+// through inputAnswerer. version is the revision asked for first; a
+// 2026-07-28 one makes mcp-go probe with server/discover, within
+// discoverTimeout, before falling back to initialize.
+func (c *Connector) newClient(s *session, server, version string) {
 	caps := mcp.ClientCapabilities{}
-	if s.asks != nil && !mcp.IsModernProtocol(version) {
+	opts := []client.ClientOption{client.WithProtocolVersion(version)}
+	if s.asks != nil {
 		caps = askCapabilities()
+		opts = append(opts, inputAnswerer{server: server, workspace: c.opts.Workspace, people: c.opts.NoCallAsker}.inputOptions()...)
 	}
-	opts := []client.ClientOption{
-		client.WithProtocolVersion(version),
-		client.WithClientCapabilities(caps),
-	}
+	opts = append(opts, client.WithClientCapabilities(caps))
 	if mcp.IsModernProtocol(version) {
 		opts = append(opts, client.WithDiscoverTimeout(discoverTimeout))
 	}
-	s.client = client.NewClient(rawTransport(s.tr, s), opts...)
+	tr := rawTransport(s.tr, s)
+	if s.probe != nil {
+		if raw, ok := tr.(rawStreamableHTTP); ok {
+			s.probe.rawStreamableHTTP = raw
+			tr = s.probe
+		}
+	}
+	s.client = client.NewClient(tr, opts...)
 	s.client.OnNotification(s.onNotification)
 }
 

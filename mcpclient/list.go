@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -11,13 +12,17 @@ import (
 )
 
 // List loads every page of one list; mcp-go follows nextCursor and stops on
-// a cursor that does not advance. Every entry keeps the object the server
+// a cursor that does not advance. A 2026-07-28 list is reused for as long
+// as its ttlMs allows (see listCache). Every entry keeps the object the server
 // sent beside mcp-go's reading of it. A list the server did not declare is
 // empty rather than an error, since domain.LoadAll asks for all of them.
 func (s *session) List(ctx context.Context, kind domain.ListKind) (domain.Capabilities, error) {
 	var caps domain.Capabilities
 	if !s.offers(kind) {
 		return caps, nil
+	}
+	if cached, ok := s.lists.get(kind, time.Now()); ok {
+		return cached, nil
 	}
 	ex := &exchange{}
 	pages := &rawResults{}
@@ -53,6 +58,9 @@ func (s *session) List(ctx context.Context, kind domain.ListKind) (domain.Capabi
 	}
 	if err != nil {
 		return domain.Capabilities{}, s.requestError(ctx, ex, fmt.Errorf("list %s: %w", kind, err))
+	}
+	if mcp.IsModernProtocol(s.version) {
+		s.lists.put(kind, caps, time.Now(), pagesTTL(pages.all()))
 	}
 	return caps, nil
 }

@@ -42,7 +42,8 @@ func (s *session) SetLogLevel(ctx context.Context, level string) error {
 
 var _ domain.LogLeveler = (*session)(nil)
 
-// SubscribeResource sends resources/subscribe.
+// SubscribeResource sends resources/subscribe, or on 2026-07-28 reopens
+// the listen stream with the resource added.
 func (s *session) SubscribeResource(ctx context.Context, uri string) error {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -52,10 +53,15 @@ func (s *session) SubscribeResource(ctx context.Context, uri string) error {
 	if err := s.client.Subscribe(withExchange(ctx, ex), req); err != nil {
 		return s.requestError(ctx, ex, fmt.Errorf("resources/subscribe: %w", err))
 	}
+	if mcp.IsModernProtocol(s.version) {
+		// mcp-go only noted the URI: the listen stream carries it.
+		s.relistenNow()
+	}
 	return nil
 }
 
-// UnsubscribeResource sends resources/unsubscribe.
+// UnsubscribeResource sends resources/unsubscribe, or on 2026-07-28
+// reopens the listen stream without the resource.
 func (s *session) UnsubscribeResource(ctx context.Context, uri string) error {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -64,6 +70,9 @@ func (s *session) UnsubscribeResource(ctx context.Context, uri string) error {
 	req.Params.URI = uri
 	if err := s.client.Unsubscribe(withExchange(ctx, ex), req); err != nil {
 		return s.requestError(ctx, ex, fmt.Errorf("resources/unsubscribe: %w", err))
+	}
+	if mcp.IsModernProtocol(s.version) {
+		s.relistenNow()
 	}
 	return nil
 }

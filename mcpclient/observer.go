@@ -23,6 +23,11 @@ type exchange struct {
 	status      int        // the last HTTP status of 400 or more
 	sessionGone bool       // a request carrying a session ID was refused as unknown
 	tooLarge    error      // a response or event passed Options.MaxMessageBytes
+	// challenge is the WWW-Authenticate of the last 401 or 403, and signIn
+	// whether the server's credentials come from Options.Auth, which can
+	// sign in again (rather than from headers in the settings).
+	challenge authChallenge
+	signIn    bool
 }
 
 // overflowed records that a response read for this request passed the
@@ -60,6 +65,31 @@ func (e *exchange) record(status int, sessionGone bool) {
 	e.sessionGone = e.sessionGone || sessionGone
 }
 
+// refused records the challenge of a 401 or 403 and whether a sign-in can
+// answer it.
+func (e *exchange) refused(ch authChallenge, signIn bool) {
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.challenge, e.signIn = ch, signIn
+}
+
+// needsMoreAccess returns the scopes a 403 insufficient_scope asked for,
+// when the request was refused so and a sign-in with more access can help.
+func (e *exchange) needsMoreAccess() (*domain.NeedsMoreAccessError, bool) {
+	if e == nil {
+		return nil, false
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.status != http.StatusForbidden || !e.signIn || !e.challenge.insufficientScope {
+		return nil, false
+	}
+	return &domain.NeedsMoreAccessError{Scopes: e.challenge.scopes}, true
+}
+
 // category returns what the recorded status says about a failed request,
 // or "" when it says nothing beyond the error itself.
 func (e *exchange) category(handshake bool) domain.ErrorCategory {
@@ -69,6 +99,10 @@ func (e *exchange) category(handshake bool) domain.ErrorCategory {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	switch {
+	case e.status == http.StatusUnauthorized && e.signIn,
+		e.status == http.StatusForbidden && e.signIn && e.challenge.insufficientScope:
+		// A person can fix it by signing in (with more access).
+		return domain.CategorySignIn
 	case e.status == http.StatusUnauthorized || e.status == http.StatusForbidden:
 		return domain.CategoryAuth
 	case e.sessionGone:
@@ -104,7 +138,10 @@ type observer struct {
 	maxMessage int64
 	// tap, when set, sees every message of every event stream (see
 	// sentParams).
-	tap           func([]byte)
+	tap func([]byte)
+	// signIn says requests go through Options.Auth: a 401 asks a person
+	// to sign in rather than being a permanent auth error.
+	signIn        bool
 	settledOnce   sync.Once
 	streamSettled chan struct{} // closed once the GET stream was answered or failed
 }
@@ -142,7 +179,20 @@ func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
 			gone = peekMentionsSession(resp)
 		}
 	}
-	exchangeFrom(req.Context()).record(resp.StatusCode, gone)
+	ex := exchangeFrom(req.Context())
+	ex.record(resp.StatusCode, gone)
+	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+		ex.refused(parseAuthChallenge(resp.Header), o.signIn)
+	}
+	if listening && resp.StatusCode == http.StatusUnauthorized {
+		// mcp-go would ask again every second forever; the session ends
+		// here and waits for a sign-in (or reports the refusal).
+		cat := domain.CategoryAuth
+		if o.signIn {
+			cat = domain.CategorySignIn
+		}
+		o.lost(&domain.ConnError{Category: cat, Err: errors.New("the server refused the event stream: HTTP 401 Unauthorized")})
+	}
 	if gone {
 		o.lost(&domain.ConnError{Category: domain.CategorySession,
 			Err: fmt.Errorf("server no longer knows the session (HTTP %d)", resp.StatusCode)})

@@ -112,12 +112,14 @@ func (t rawStreamableHTTP) SetProtocolVersion(version string) {
 
 func (t rawStdio) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
 	resp, err := t.Stdio.SendRequest(ctx, req)
+	resp = checkDiscover(req, resp)
 	keepRaw(ctx, resp, err)
 	return resp, err
 }
 
 func (t rawStreamableHTTP) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
 	resp, err := t.StreamableHTTP.SendRequest(markSent(ctx), req)
+	resp = checkDiscover(req, resp)
 	keepRaw(ctx, resp, err)
 	return resp, err
 }

@@ -16,13 +16,41 @@ import (
 	"github.com/switchboard-mcp/switchboard/domain"
 )
 
-// connectRemote dials a streamable HTTP or legacy SSE endpoint. mcp-go
-// reports neither a lost HTTP connection nor most status codes, so every
-// request goes through an observer that does.
+// connectRemote dials a streamable HTTP or legacy SSE endpoint. Over
+// streamable HTTP it is a dual-era client: it asks for the version the
+// server connected with last time, else 2026-07-28, and tries the other
+// era once when the server's answer says it speaks only that one. The era
+// that worked is remembered for the configuration; one that fails is
+// forgotten.
 func (c *Connector) connectRemote(ctx context.Context, cfg domain.ServerConfig) (*session, error) {
 	if err := checkURL(cfg.URL); err != nil {
 		return nil, &domain.ConnError{Category: domain.CategoryConfig, Err: err}
 	}
+	if cfg.Transport != domain.TransportHTTP {
+		s, _, err := c.dialRemote(ctx, cfg, mcp.LATEST_LEGACY_PROTOCOL_VERSION)
+		return s, err
+	}
+	key := cfg.Fingerprint()
+	s, next, err := c.dialRemote(ctx, cfg, c.preferredVersion(key))
+	if err != nil {
+		c.eras.forget(key)
+		if next == "" || c.opts.pinnedLegacy() || ctx.Err() != nil {
+			return nil, err
+		}
+		c.opts.Log.Debug("trying the other protocol era", "server", cfg.Name, "version", next, "error", err)
+		if s, _, err = c.dialRemote(ctx, cfg, next); err != nil {
+			return nil, err
+		}
+	}
+	c.eras.remember(key, s.version)
+	return s, nil
+}
+
+// dialRemote connects asking for version. When the attempt fails in a way
+// that says the server speaks only the other era, next names the version
+// to try instead.
+func (c *Connector) dialRemote(ctx context.Context, cfg domain.ServerConfig, version string) (_ *session, next string, _ error) {
+	modern := cfg.Transport == domain.TransportHTTP && mcp.IsModernProtocol(version)
 	s := newSession(c.opts.Log.With("server", cfg.Name), c.opts.KillGrace)
 	s.onMessage = c.messageSink(cfg.Name)
 	// Statuses of requests made on the long-lived context (the SSE stream
@@ -30,32 +58,37 @@ func (c *Connector) connectRemote(ctx context.Context, cfg domain.ServerConfig) 
 	s.ctx = withExchange(s.ctx, s.handshakeEx)
 	s.httpTr = c.httpTransport()
 	var base http.RoundTripper = s.httpTr
-	if c.opts.Auth != nil && !sendsOwnAuthorization(cfg.Headers) {
+	signIn := c.opts.Auth != nil && !sendsOwnAuthorization(cfg.Headers)
+	if signIn {
 		base = c.opts.Auth.Transport(cfg, base)
 	}
 	obs := newObserver(base, s.fail, c.opts.MaxMessageBytes)
+	obs.signIn = signIn
 	hc := &http.Client{Transport: obs}
 	headers := maps.Clone(cfg.Headers)
 
-	version := c.opts.ProtocolVersion
 	var err error
 	switch cfg.Transport {
 	case domain.TransportHTTP:
-		var streamable *transport.StreamableHTTP
-		streamable, err = transport.NewStreamableHTTP(cfg.URL,
+		opts := []transport.StreamableHTTPCOption{
 			transport.WithHTTPBasicClient(hc),
 			transport.WithHTTPHeaders(headers),
-			transport.WithContinuousListening(),
-			transport.WithHTTPLogger(mcpgoLogger(s.log)))
+			transport.WithHTTPLogger(mcpgoLogger(s.log)),
+		}
+		if modern {
+			// 2026-07-28 has no standalone GET stream: changes come on
+			// subscriptions/listen (see listen).
+			s.probe = &modernProbe{}
+		} else {
+			opts = append(opts, transport.WithContinuousListening())
+		}
+		var streamable *transport.StreamableHTTP
+		streamable, err = transport.NewStreamableHTTP(cfg.URL, opts...)
 		s.tr = streamable
 		s.asks = c.serverAsks(s, cfg.Name)
 		obs.tap = s.sent.see
 		s.answers = &answerPoster{url: cfg.URL, hc: hc, headers: headers, tr: streamable, ctx: s.ctx, log: s.log}
 	case domain.TransportSSE:
-		// The legacy transport predates 2026-07-28.
-		if mcp.IsModernProtocol(version) {
-			version = mcp.LATEST_LEGACY_PROTOCOL_VERSION
-		}
 		var sse *transport.SSE
 		sse, err = transport.NewSSE(cfg.URL,
 			transport.WithHTTPClient(hc),
@@ -69,25 +102,57 @@ func (c *Connector) connectRemote(ctx context.Context, cfg domain.ServerConfig) 
 		s.tr = sse
 	}
 	if err != nil {
-		return nil, &domain.ConnError{Category: domain.CategoryConfig, Err: err}
+		return nil, "", &domain.ConnError{Category: domain.CategoryConfig, Err: err}
 	}
-	c.newClient(s, version)
+	c.newClient(s, cfg.Name, version)
 	if err := c.handshake(ctx, s, version); err != nil {
+		if s.probe != nil {
+			err = s.probe.failure(err)
+		}
 		ce := handshakeError(ctx, s, err)
+		if cfg.Transport == domain.TransportHTTP && ctx.Err() == nil {
+			next = otherEra(s, version, err)
+		}
 		_ = s.Close()
-		return nil, ce
+		return nil, next, ce
 	}
-	if cfg.Transport == domain.TransportHTTP {
+	switch {
+	case mcp.IsModernProtocol(s.version):
+		s.listen()
+	case cfg.Transport == domain.TransportHTTP:
 		waitForStream(ctx, obs)
 	}
 	select {
 	case <-s.done: // the GET stream found the server gone already
 		err := s.Err()
 		_ = s.Close()
-		return nil, err
+		return nil, "", err
 	default:
 	}
-	return s, nil
+	return s, "", nil
+}
+
+// otherEra returns the version worth trying after a failed streamable HTTP
+// handshake that asked for version, or "" when the failure says nothing
+// about the era.
+func otherEra(s *session, version string, err error) string {
+	status := s.handshakeEx.lastStatus()
+	if s.probe != nil {
+		lost := false
+		select {
+		case <-s.done:
+			lost = true
+		default:
+		}
+		if s.probe.refused(status, lost) {
+			return mcp.LATEST_LEGACY_PROTOCOL_VERSION
+		}
+		return ""
+	}
+	if !mcp.IsModernProtocol(version) && legacyRefused(status, err) {
+		return mcp.LATEST_PROTOCOL_VERSION
+	}
+	return ""
 }
 
 // checkURL rejects what can never connect, so that it is reported as a

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/url"
 	"path/filepath"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -38,11 +39,17 @@ type serverAsks struct {
 	log       *slog.Logger
 	calls     *inFlight
 	sent      *sentParams
+	// people answers an elicitation that belongs to no call
+	// (Options.NoCallAsker), on session, which ends with the connection;
+	// nil refuses it.
+	people  domain.Asker
+	session context.Context
 }
 
 // serverAsks returns the answerer of s's server requests.
 func (c *Connector) serverAsks(s *session, server string) *serverAsks {
-	return &serverAsks{server: server, workspace: c.opts.Workspace, log: s.log, calls: &s.running, sent: &s.sent}
+	return &serverAsks{server: server, workspace: c.opts.Workspace, log: s.log, calls: &s.running, sent: &s.sent,
+		people: c.opts.NoCallAsker, session: s.ctx}
 }
 
 // asked reports whether method is one serverAsks answers; everything else
@@ -102,6 +109,8 @@ func (a *serverAsks) answer(ctx context.Context, req transport.JSONRPCRequest) *
 	}
 	var res json.RawMessage
 	switch {
+	case call == nil && req.Method == domain.MethodElicit && a.people != nil:
+		res, err = a.askPeople(req, params)
 	case call == nil:
 		err = notTied(req.Method, running)
 	case asker == nil:
@@ -126,6 +135,23 @@ func (a *serverAsks) answer(ctx context.Context, req transport.JSONRPCRequest) *
 			fmt.Sprintf("the answer to the server's %s was not JSON", req.Method), nil)
 	}
 	return transport.NewJSONRPCResultResponse(req.ID, res)
+}
+
+// noCallAskTimeout bounds how long an elicitation that belongs to no call
+// waits for a person, since no call's deadline ends it.
+const noCallAskTimeout = 10 * time.Minute
+
+// askPeople puts an elicitation that belongs to no call to a person, on
+// the session's context (not mcp-go's request context, which a streamable
+// HTTP transport cuts off after 30 seconds).
+func (a *serverAsks) askPeople(req transport.JSONRPCRequest, params json.RawMessage) (json.RawMessage, error) {
+	ctx := a.session
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, cancel := context.WithTimeout(ctx, noCallAskTimeout)
+	defer cancel()
+	return a.people.Ask(ctx, domain.ServerRequest{Server: a.server, Method: req.Method, Params: params})
 }
 
 // notTied says why a request could not be tied to one call.

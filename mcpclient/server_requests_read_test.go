@@ -38,7 +38,7 @@ func TestServerRequestDuringAReadReachesNoCaller(t *testing.T) {
 	})
 	hs := httptest.NewServer(server.NewStreamableHTTPServer(up))
 	t.Cleanup(hs.Close)
-	s := connect(t, mcpclient.New(mcpclient.Options{}), remote(domain.TransportHTTP, hs.URL+"/mcp"), nil)
+	s := connect(t, mcpclient.New(mcpclient.Options{ProtocolVersion: mcp.ProtocolVersion20251125}), remote(domain.TransportHTTP, hs.URL+"/mcp"), nil)
 	ctx := connectCtx(t)
 
 	done := make(chan toolOutcome, 1)

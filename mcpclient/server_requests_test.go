@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/switchboard-mcp/switchboard/domain"
 	"github.com/switchboard-mcp/switchboard/mcpclient"
 )
@@ -161,7 +163,7 @@ func TestServerRequestsReachTheCaller(t *testing.T) {
 			if transport == "http" {
 				cfg, log = demoHTTP(t)
 			}
-			s := connect(t, mcpclient.New(mcpclient.Options{Workspace: t.TempDir()}), cfg, nil)
+			s := connect(t, mcpclient.New(mcpclient.Options{ProtocolVersion: mcp.ProtocolVersion20251125, Workspace: t.TempDir()}), cfg, nil)
 			tests := []struct {
 				tool, args, method string
 				wantParams         []string // fragments of the params as sent
@@ -243,7 +245,7 @@ func TestServerRequestsNobodyCouldBeAskedFallBack(t *testing.T) {
 				cfg, _ = demoHTTP(t)
 			}
 			workspace := filepath.Join(t.TempDir(), "my project")
-			s := connect(t, mcpclient.New(mcpclient.Options{Workspace: workspace}), cfg, nil)
+			s := connect(t, mcpclient.New(mcpclient.Options{ProtocolVersion: mcp.ProtocolVersion20251125, Workspace: workspace}), cfg, nil)
 			notAsked := askFunc(func(_ context.Context, req domain.ServerRequest) (json.RawMessage, error) {
 				return nil, fmt.Errorf("%w: the calling client does not support %s", domain.ErrNotAsked, req.Method)
 			})
@@ -270,7 +272,7 @@ func TestServerRequestsNobodyCouldBeAskedFallBack(t *testing.T) {
 // flight neither caller is asked.
 func TestServerRequestsOfOverlappingStdioCallsReachNobody(t *testing.T) {
 	t.Parallel()
-	s := connect(t, mcpclient.New(mcpclient.Options{}), demoStdioNamed(), nil)
+	s := connect(t, mcpclient.New(mcpclient.Options{ProtocolVersion: mcp.ProtocolVersion20251125}), demoStdioNamed(), nil)
 	ctx := connectCtx(t)
 	var second toolOutcome
 	first := askFunc(func(_ context.Context, req domain.ServerRequest) (json.RawMessage, error) {
@@ -295,7 +297,7 @@ func TestServerRequestsOverHTTPStreams(t *testing.T) {
 	t.Parallel()
 	cfg, _ := demoHTTP(t)
 	workspace := t.TempDir()
-	s := connect(t, mcpclient.New(mcpclient.Options{Workspace: workspace}), cfg, nil)
+	s := connect(t, mcpclient.New(mcpclient.Options{ProtocolVersion: mcp.ProtocolVersion20251125, Workspace: workspace}), cfg, nil)
 	ctx := connectCtx(t)
 	var elicited, roots toolOutcome
 	sampler := askFunc(func(_ context.Context, req domain.ServerRequest) (json.RawMessage, error) {
@@ -406,7 +408,7 @@ func TestSSEDeclaresNoAskCapabilities(t *testing.T) {
 // and an answer that is not JSON become an internal error saying so.
 func TestServerRequestsAskerFailuresReachTheServer(t *testing.T) {
 	t.Parallel()
-	s := connect(t, mcpclient.New(mcpclient.Options{}), demoStdioNamed(), nil)
+	s := connect(t, mcpclient.New(mcpclient.Options{ProtocolVersion: mcp.ProtocolVersion20251125}), demoStdioNamed(), nil)
 	for _, tt := range []struct {
 		name   string
 		answer json.RawMessage

@@ -44,6 +44,9 @@ type session struct {
 	httpTr      *http.Transport // the remote server's connections; nil for stdio
 	handshakeEx *exchange       // HTTP statuses seen during the handshake
 	stopListen  func()          // ends a 2026-07-28 subscriptions/listen stream
+	probe       *modernProbe    // the transport of a 2026-07-28 attempt over HTTP; nil otherwise
+	lists       listCache       // 2026-07-28 lists that may be reused (ttlMs)
+	relisten    chan struct{}   // asks the 2026-07-28 listen stream to reopen (see relistenNow)
 
 	changes chan domain.ListKind
 	done    chan struct{}
@@ -84,6 +87,7 @@ func newSession(log *slog.Logger, grace time.Duration) *session {
 		cancel:      cancel,
 		handshakeEx: &exchange{},
 		changes:     make(chan domain.ListKind, changesBuffer),
+		relisten:    make(chan struct{}, 1),
 		done:        make(chan struct{}),
 	}
 }
@@ -155,6 +159,7 @@ func (s *session) onNotification(n mcp.JSONRPCNotification) {
 	default:
 		return
 	}
+	s.lists.drop(kind)
 	select {
 	case s.changes <- kind:
 	default:

@@ -48,8 +48,12 @@ func (c *Connector) connectStdio(ctx context.Context, cfg domain.ServerConfig, s
 	transport.WithCommandLogger(mcpgoLogger(s.log))(tr)
 	s.tr = tr
 	s.asks = c.serverAsks(s, cfg.Name)
-	c.newClient(s, c.opts.ProtocolVersion)
-	if err := c.handshake(ctx, s, c.opts.ProtocolVersion); err != nil {
+	key := cfg.Fingerprint()
+	version := c.preferredVersion(key)
+	c.newClient(s, cfg.Name, version)
+	if err := c.handshake(ctx, s, version); err != nil {
+		// Whatever failed, the next connect probes afresh.
+		c.eras.forget(key)
 		ce := handshakeError(ctx, s, err)
 		var hte *domain.HandshakeTimeoutError
 		if errors.As(ce, &hte) {
@@ -75,31 +79,11 @@ func (c *Connector) connectStdio(ctx context.Context, cfg domain.ServerConfig, s
 		_ = s.Close()
 		return nil, ce
 	}
+	c.eras.remember(key, s.version)
 	if mcp.IsModernProtocol(s.version) {
 		s.listen()
 	}
 	return s, nil
-}
-
-// listen opens the 2026-07-28 subscriptions/listen stream, which replaced
-// unsolicited list_changed notifications.
-func (s *session) listen() {
-	f := mcp.SubscriptionFilter{
-		ToolsListChanged:     s.caps.Tools != nil && s.caps.Tools.ListChanged,
-		ResourcesListChanged: s.caps.Resources != nil && s.caps.Resources.ListChanged,
-		PromptsListChanged:   s.caps.Prompts != nil && s.caps.Prompts.ListChanged,
-	}
-	if f.IsEmpty() {
-		return
-	}
-	stop, err := s.client.ListenAsync(s.ctx, f, func(err error) {
-		s.log.Debug("subscriptions/listen ended", "error", err)
-	})
-	if err != nil {
-		s.log.Debug("subscriptions/listen not opened", "error", err)
-		return
-	}
-	s.stopListen = stop
 }
 
 // process is a stdio server running as the leader of its own process

@@ -79,8 +79,11 @@ func newStackWith(tb testing.TB, store domain.InvocationStore) *stack {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { _ = db.Close() })
+	// The upstream session is pinned to the handshake era, whose one
+	// session upstreamSessions counts; a 2026-07-28 upstream has none.
+	upstream := mcpclient.New(mcpclient.Options{ProtocolVersion: mcp.ProtocolVersion20251125})
 	s.fleet = domain.NewFleet(domain.FleetOptions{SupervisorOptions: domain.SupervisorOptions{
-		Connector: countingConnector{mcpclient.New(mcpclient.Options{}), &s.connects}, Scope: scope}})
+		Connector: countingConnector{upstream, &s.connects}, Scope: scope}})
 	if store == nil {
 		store = db.InvocationStore()
 	}

@@ -15,6 +15,9 @@ type detailsJSON struct {
 	Mismatch []violationJSON `json:"mismatch,omitempty"`
 	Task     *taskJSON       `json:"task,omitempty"`
 	Asks     []askJSON       `json:"asks,omitempty"`
+	// NeededScopes are what a server refusing the call for lack of access
+	// asked for (needs_more_access).
+	NeededScopes []string `json:"neededScopes,omitempty"`
 }
 
 type askJSON struct {
@@ -40,10 +43,10 @@ type taskJSON struct {
 // encodeDetails returns the column's value: NULL when there is nothing to
 // keep.
 func encodeDetails(inv domain.Invocation) (any, error) {
-	if len(inv.Defaults) == 0 && len(inv.Mismatch) == 0 && inv.Task == nil && len(inv.Asks) == 0 {
+	if len(inv.Defaults) == 0 && len(inv.Mismatch) == 0 && inv.Task == nil && len(inv.Asks) == 0 && len(inv.NeededScopes) == 0 {
 		return nil, nil
 	}
-	d := detailsJSON{Defaults: inv.Defaults}
+	d := detailsJSON{Defaults: inv.Defaults, NeededScopes: inv.NeededScopes}
 	for _, v := range inv.Mismatch {
 		d.Mismatch = append(d.Mismatch, violationJSON{Pointer: v.Pointer, Message: v.Message})
 	}
@@ -71,6 +74,7 @@ func decodeDetails(raw string, inv *domain.Invocation) error {
 		return fmt.Errorf("details: %w", err)
 	}
 	inv.Defaults = d.Defaults
+	inv.NeededScopes = d.NeededScopes
 	for _, v := range d.Mismatch {
 		inv.Mismatch = append(inv.Mismatch, domain.Violation{Pointer: v.Pointer, Message: v.Message})
 	}

@@ -23,7 +23,7 @@ const (
 type ChipProps struct {
 	Name    string
 	Key     string // ServerKey(Name), the stable part of every element id
-	State   string // connecting, connected, error, disabled: drives the dot's colour and shape
+	State   string // connecting, connected, error, disabled, sign_in: drives the dot's colour and shape
 	StateID string // message id of the state's accessible name
 	Badge   Message
 	Tooltip *TooltipProps // nil draws the chip without one
@@ -57,11 +57,21 @@ func NewChipProps(s domain.Status) ChipProps {
 			p.Badge = Message{ID: "BadgeAutoDisabled"}
 		}
 	}
+	if signInWaits(s) {
+		// Waiting for a person, not broken: said in words, never red.
+		p.State = ChipSignIn
+		p.StateID = signInStateID(s)
+		p.Badge = Message{ID: p.StateID}
+	}
 	if id, ok := blockedBadges[s.BlockedReason]; ok {
 		p.Badge = Message{ID: id} // says why and how to recover, never a bare "disabled"
 	}
 	return p
 }
+
+// ChipSignIn is the chip state of a server that waits for a person to
+// sign in: its own dot shape and colour, not the error's.
+const ChipSignIn = "sign_in"
 
 // blockedBadges names the badge of each reason a server is kept away.
 var blockedBadges = map[domain.BlockedReason]string{

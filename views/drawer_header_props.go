@@ -41,6 +41,10 @@ type DrawerHeaderProps struct {
 	LastErrorISO string // the same instant for <time datetime>
 	Version      uint64
 	Stamp        string
+
+	// ProtocolEraID says how the connection works at Protocol: a session
+	// or stateless requests; empty with no Protocol.
+	ProtocolEraID string
 }
 
 // NewDrawerHeaderProps derives the header from one snapshot. A connected
@@ -64,7 +68,10 @@ func NewDrawerHeaderProps(s domain.Status) DrawerHeaderProps {
 		Version:     s.Version,
 		Stamp:       liveStamp(s),
 	}
-	if s.Error != "" && s.State != domain.StateConnected {
+	p.ProtocolEraID = protocolEraID(s.ProtocolVersion)
+	// A server waiting for a sign-in shows no error: its sign-in section
+	// says what to do.
+	if s.Error != "" && s.State != domain.StateConnected && !signInWaits(s) {
 		p.Error = s.Error
 		p.ErrorMsg = errorMessage(s)
 		p.ErrorStderr = s.ErrorStderr

@@ -15,6 +15,8 @@ type DrawerURLs struct {
 	Enable   string
 	Settings string
 	Remove   string // GET: the confirmation; POST: remove
+	// The sign-in section's forms; empty when no server uses sign-in.
+	AuthStart, AuthSignOut, AuthComplete, AuthClient string
 }
 
 // DrawerProps is one server's detail panel.
@@ -28,9 +30,13 @@ type DrawerProps struct {
 	Settings      DrawerSettingsProps
 	Caps          DrawerCapsProps
 	Stderr        DrawerStderrProps
+	Auth          DrawerAuthProps // a remote server's sign-in; shows nothing for others
 	// Gateway is how AI clients reach the server on /mcp; the handler
 	// fills it from the gateway's catalogue, and it shows nothing unset.
 	Gateway GatewayNamesProps
+	// Logs is the server's log messages, filled by the handler from
+	// domain.ServerLogs; unset, the drawer shows no log section.
+	Logs DrawerLogsProps
 }
 
 // NewDrawerProps builds the whole drawer from one snapshot, the cached
@@ -48,6 +54,7 @@ func NewDrawerProps(s domain.Status, caps domain.Capabilities, stderr []string, 
 		Settings:      NewDrawerSettingsProps(s, urls.Settings),
 		Caps:          NewDrawerCapsProps(s, caps, urls.Live),
 		Stderr:        NewDrawerStderrProps(s, stderr),
+		Auth:          NewDrawerAuthProps(s, urls),
 	}
 }
 
@@ -65,5 +72,5 @@ func liveStamp(s domain.Status) string {
 	if !s.LastSyncAt.IsZero() {
 		sync = s.LastSyncAt.UnixMilli()
 	}
-	return string(s.State) + ":" + strconv.FormatInt(sync, 10)
+	return string(s.State) + ":" + strconv.FormatInt(sync, 10) + ":" + authStamp(s.Auth)
 }

@@ -9,6 +9,7 @@ var errorCodeMessages = map[string]string{
 	domain.ErrorCodeInterrupted:     "InvocationErrorInterrupted",
 	domain.ErrorCodeApprovalExpired: "InvocationErrorApprovalExpired",
 	domain.ErrorCodeDenied:          "InvocationErrorDenied",
+	domain.ErrorCodeNeedsMoreAccess: "InvocationErrorNeedsMoreAccess",
 }
 
 // ErrorCodeMessage returns the localized explanation of an invocation's

@@ -24,7 +24,7 @@ type AskProps struct {
 	What    Message
 	ISO     string  // the instant, for <time datetime>
 	After   Message // how long after the call started
-	Outcome string  // domain.AskAnswered, AskNotAsked or AskFailed
+	Outcome string  // domain.AskAnswered, AskAnsweredByPerson, AskNotAsked or AskFailed
 	Result  Message // the outcome in words, with the detail when there is one
 }
 
@@ -36,9 +36,10 @@ var askKinds = map[string]struct{ kind, label string }{
 
 // askOutcomes are the outcome labels without and with a detail.
 var askOutcomes = map[string][2]string{
-	domain.AskAnswered: {"InvocationAskAnswered", "InvocationAskAnswered"},
-	domain.AskNotAsked: {"InvocationAskNotAsked", "InvocationAskNotAskedDetail"},
-	domain.AskFailed:   {"InvocationAskFailed", "InvocationAskFailedDetail"},
+	domain.AskAnswered:         {"InvocationAskAnswered", "InvocationAskAnswered"},
+	domain.AskAnsweredByPerson: {"InvocationAskAnsweredByPerson", "InvocationAskAnsweredByPerson"},
+	domain.AskNotAsked:         {"InvocationAskNotAsked", "InvocationAskNotAskedDetail"},
+	domain.AskFailed:           {"InvocationAskFailed", "InvocationAskFailedDetail"},
 }
 
 // NewInvocationAsksProps lists inv's asks for the card whose element id
@@ -61,7 +62,7 @@ func NewInvocationAsksProps(inv domain.Invocation, cardID string) *InvocationAsk
 			it.Outcome, labels = domain.AskFailed, askOutcomes[domain.AskFailed]
 		}
 		it.Result = Message{ID: labels[0]}
-		if a.Detail != "" && it.Outcome != domain.AskAnswered {
+		if a.Detail != "" && it.Outcome != domain.AskAnswered && it.Outcome != domain.AskAnsweredByPerson {
 			d := a.Detail
 			if len(d) > AskDetailBytes {
 				d = cutUTF8(d, AskDetailBytes) + jsonEllipsis

@@ -32,6 +32,7 @@ type CardURLs struct {
 	Retry   string
 	Approve string // lets a call held for approval run
 	Deny    string // ends a call held for approval as denied
+	SignIn  string // starts a sign-in to the call's server, for a call refused as needing more access
 	Item    func(index int) string
 	Media   func(index int) string // one item's image, audio or blob bytes, past InlineMediaCap
 	Read    func(uri string) string
@@ -45,6 +46,9 @@ type CardInput struct {
 	Validator domain.SchemaValidator
 	URLs      CardURLs
 	OOB       bool // replace the card with the same id, out of band
+	// Elicitation is the server's question the call waits on a person to
+	// answer; nil when it waits on nobody.
+	Elicitation *ElicitationFormProps
 }
 
 // InvocationCardProps is one tool invocation card (seed 001 R1, R3).
@@ -87,12 +91,18 @@ type InvocationCardProps struct {
 	// Approval is set while the call awaits a person's decision.
 	Source   *InvocationSourceProps
 	Approval *InvocationApprovalProps
+	// Elicitation is the server's question the call waits on.
+	Elicitation *ElicitationFormProps
 
 	CanCancel, CanRetry bool
 	CopyArgsURL         string
 	CopyResultURL       string
 	StopURL, RetryURL   string
-	OOB                 bool
+	// SignInURL is set on a call the server refused for lack of access: the
+	// card offers to sign in with more, then Retry.
+	SignInURL    string
+	SignInScopes string // what the server asked for, space-separated
+	OOB          bool
 }
 
 // ArgField is one top-level argument in the read-only form view.
@@ -222,8 +232,15 @@ func NewInvocationCardProps(inv domain.Invocation, in CardInput) InvocationCardP
 		p.CopyResultURL = in.URLs.Copy("result")
 	}
 	p.StopURL, p.RetryURL = in.URLs.Stop, in.URLs.Retry
+	if inv.Status == domain.InvocationError && inv.ErrorCode == domain.ErrorCodeNeedsMoreAccess {
+		p.SignInURL = in.URLs.SignIn
+		p.SignInScopes = strings.Join(inv.NeededScopes, " ")
+	}
 	p.Source = NewInvocationSourceProps(inv)
 	p.Approval = NewInvocationApprovalProps(inv, in.URLs.Approve, in.URLs.Deny)
+	if !inv.Status.Final() {
+		p.Elicitation = in.Elicitation
+	}
 	return p
 }
 

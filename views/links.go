@@ -12,6 +12,9 @@ type Links struct {
 	History string
 	RunForm func(server, tool string) string
 	Connect string // the Connect page, linked from the header
+	// Elicitations is where a server's drawer loads the questions that
+	// belong to no call; nil shows none.
+	Elicitations func(server string) string
 }
 
 type linksKey struct{}

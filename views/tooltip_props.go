@@ -75,6 +75,9 @@ type TooltipProps struct {
 	ExitCode    *Message
 	LastErrorAt *TimeProps
 	Retry       *RetryProps
+	// Auth is where a remote server's sign-in stands; nil for servers
+	// without one.
+	Auth *Message
 }
 
 // StartingProps is "starting · 12 s": the seconds since the process
@@ -129,6 +132,16 @@ func NewTooltipProps(s domain.Status, now time.Time) TooltipProps {
 		p.Starting = &StartingProps{SinceMS: s.StartingSince.UnixMilli(),
 			Seconds: max(0, int64(now.Sub(s.StartingSince)/time.Second))}
 		p.LastStderr = s.LastStderr
+	}
+	if s.Auth != nil {
+		p.Auth = &Message{ID: authStateID(s.Auth)}
+	}
+	if signInWaits(s) {
+		// A server waiting for a sign-in has no error to show and no retry
+		// coming: the person signs in from the drawer.
+		p.State = Message{ID: signInStateID(s)}
+		p.Retry = &RetryProps{NoRetry: Message{ID: "TipSignInHint"}}
+		return p
 	}
 	if s.State == domain.StateConnected || s.Error == "" {
 		return p

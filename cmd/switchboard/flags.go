@@ -39,6 +39,7 @@ type serveConfig struct {
 	allowedHosts     []string // --allowed-hosts: more Host names to answer to
 	frameAncestors   []string // --frame-ancestors: origins that may frame the dashboard
 	maxMessageBytes  int64    // the largest message a server may send
+	oauth            oauthConfig
 }
 
 // serveFlags is what serve's flag set writes to; parseServeFlags checks
@@ -86,6 +87,9 @@ func newServeFlagSet(getenv func(string) string) (*flag.FlagSet, *serveFlags, er
 	if err != nil {
 		return nil, nil, err
 	}
+	fs.StringVar(&f.c.oauth.keyFile, "key-file", getenv("SWITCHBOARD_KEY_FILE"), "file holding the key that encrypts remote servers' sign-ins at rest, created when missing (env SWITCHBOARD_KEY_FILE; default the OS keychain, else DATA/oauth.key)")
+	fs.StringVar(&f.c.oauth.clientMetadataURL, "oauth-client-metadata-url", getenv("SWITCHBOARD_OAUTH_CLIENT_METADATA_URL"), "client ID metadata document URL Switchboard signs in with where a server supports them (env SWITCHBOARD_OAUTH_CLIENT_METADATA_URL)")
+	f.c.oauth.keychain = keychainWanted(getenv)
 	fs.Int64Var(&f.c.maxMessageBytes, "max-message-bytes", msgDefault, "largest message a server may send, in bytes; a server that sends more is stopped with a protocol error (env SWITCHBOARD_MAX_MESSAGE_BYTES)")
 	return fs, f, nil
 }

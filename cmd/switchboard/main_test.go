@@ -24,6 +24,7 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
+	os.Setenv("SWITCHBOARD_KEYCHAIN", "off") // never the developer's keychain
 	dir, err := os.MkdirTemp("", "switchboard-cmd-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -67,15 +67,37 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 	scope := domain.Scope{User: domain.LocalUser, Workspace: cfg.project}
 	editor := &settingsfile.Editor{} // one per process: its lock serializes every settings edit
 	serverNotifications := domain.NewServerNotifications()
-	fleet := domain.NewFleet(domain.FleetOptions{
+	// Servers' notifications go to the gateway's clients; their log messages
+	// also to the drawers. serverLogs is set below, before any server
+	// connects, since it asks the fleet for levels.
+	var serverLogs *domain.ServerLogs
+	notify := func(n domain.ServerNotification) {
+		serverNotifications.Publish(n)
+		serverLogs.Add(n)
+	}
+	// Servers' questions to the person: on the card of the call, or in the
+	// drawer for one of no call.
+	elicitations := domain.NewElicitations(domain.ElicitationsOptions{Log: log.With("component", "elicitations")})
+	var fleet *domain.Fleet
+	signIns, err := newSignIns(cfg, db, log.With("component", "oauth"), func(name string) { fleet.AuthChanged(name) })
+	if err != nil {
+		return err
+	}
+	fleet = domain.NewFleet(domain.FleetOptions{
 		SupervisorOptions: domain.SupervisorOptions{
-			Connector: mcpclient.New(mcpclient.Options{Log: log.With("component", "mcpclient"), MaxMessageBytes: cfg.maxMessageBytes, Notifications: serverNotifications.Publish, Workspace: cfg.project}),
+			Connector: mcpclient.New(mcpclient.Options{Log: log.With("component", "mcpclient"), MaxMessageBytes: cfg.maxMessageBytes, Notifications: notify, Workspace: cfg.project, NoCallAsker: domain.PersonAsker{Elicitations: elicitations}, Auth: signIns}),
+			Auth:      signIns,
 			Store:     db.ServerStore(),
 			Scope:     scope,
 			Log:       log.With("component", "supervisor"),
 		},
 		Editor: editor,
 	})
+
+	serverLogs = domain.NewServerLogs(domain.ServerLogsOptions{Levels: fleet, Log: log.With("component", "server_logs")})
+	logsCtx, stopLogs := context.WithCancel(ctx)
+	defer stopLogs()
+	go serverLogs.Follow(logsCtx, fleet.Hub())
 
 	validator := jsonschema.New()
 	invocations := domain.NewInvocations(domain.InvocationsOptions{
@@ -88,6 +110,7 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 		Policies:        domain.NewPolicies(db.PolicyStore()),
 		ApprovalTimeout: cfg.approvalTimeout,
 		Grants:          db.GrantStore(),
+		Elicitations:    elicitations,
 	})
 	recoverFromStop(ctx, db, invocations, log)
 	pruneDone := make(chan struct{})
@@ -138,6 +161,7 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
 	}
 	addr := ln.Addr().String()
+	signIns.SetRedirectURI(redirectURI(addr))
 	if host, _, _ := net.SplitHostPort(addr); !handlers.LoopbackHost(host) {
 		log.Warn("listening beyond this machine: anyone who can reach the port and has the access token can drive Switchboard, "+
 			"and without TLS the token travels in clear text; put a TLS proxy in front", "addr", addr)
@@ -162,12 +186,15 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 	go gateway.Run(gctx)
 	done := make(chan struct{})
 	e := handlers.New(handlers.Options{
+		SignIns:        signIns,
 		Gateway:        gateway,
 		ClientConfigs:  clientconfig.New(clientconfig.Options{Settings: src.path, Editor: editor, Getenv: getenv}),
 		ClientTokens:   clientTokens,
 		Fleet:          fleet,
 		Scope:          scope,
 		Invocations:    invocations,
+		Elicitations:   elicitations,
+		ServerLogs:     serverLogs,
 		Config:         reloader,
 		Approvals:      approvals,
 		Validator:      validator,

@@ -140,7 +140,7 @@ func TestStatusCommand(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 	if len(lines) != 2 || !strings.HasPrefix(lines[0], "● alpha") || !strings.Contains(lines[0], "connected") ||
-		!strings.Contains(lines[0], "17 tools") || !strings.Contains(lines[1], "error: config, no automatic retry") {
+		!strings.Contains(lines[0], "18 tools") || !strings.Contains(lines[1], "error: config, no automatic retry") {
 		t.Errorf("status output:\n%s", out)
 	}
 }

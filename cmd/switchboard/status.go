@@ -116,9 +116,16 @@ func statusLine(s handlers.StatusDTO, now time.Time) string {
 	if s.BlockedReason != nil {
 		state, detail = "blocked", blockedDetail(*s.BlockedReason)
 	}
-	if s.State == "error" {
+	authState, authDetail, replaces := authWords(s)
+	switch {
+	case replaces:
+		state, detail = authState, authDetail
+	case s.State == "error":
 		state = "error: " + detail
 		detail = ""
+	}
+	if authState != "" && !replaces {
+		detail = strings.TrimPrefix(detail+"; "+authState+": "+authDetail, "; ")
 	}
 	// Every field is escaped on its own, so the tabs between them survive.
 	return strings.TrimRight(fmt.Sprintf("● %s\t%s\t%s", printable(s.ServerName), printable(state), printable(detail)), "\t ")

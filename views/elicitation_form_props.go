@@ -1,0 +1,313 @@
+package views
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/a-h/templ"
+
+	"github.com/switchboard-mcp/switchboard/domain"
+)
+
+// ElicitKind is the control one property of a server's question is
+// answered with.
+type ElicitKind string
+
+const (
+	ElicitText    ElicitKind = "text"    // string; Input says which <input type>
+	ElicitNumber  ElicitKind = "number"  // number or integer
+	ElicitBool    ElicitKind = "boolean" // a checkbox
+	ElicitSelect  ElicitKind = "select"  // a single choice of an enum
+	ElicitChoices ElicitKind = "choices" // an array of enum values: checkboxes
+)
+
+// ElicitFieldPrefix starts the form name of every property, so no
+// property can collide with the form's own fields (action, anyway).
+const ElicitFieldPrefix = "f."
+
+// ElicitShownPrefix names the hidden field that says a checkbox property
+// was on the form: an unchecked box posts nothing, but it still means
+// false (or no choice), not "leave it to the default".
+const ElicitShownPrefix = "shown."
+
+// MaxElicitFields bounds the properties a form shows; a server's schema is
+// untrusted and may list thousands.
+const MaxElicitFields = 50
+
+// ElicitationFormProps is a server's question to the person: a form built
+// from the requested schema, or, in URL mode, the address to open.
+type ElicitationFormProps struct {
+	ID        string // the element id of the form, unique on the page
+	TitleID   string
+	Server    string
+	Message   string // the server's text, untrusted
+	URLMode   bool
+	URL       string // URL mode: the address, shown in full
+	Host      string // URL mode: its host, shown prominently
+	PostURL   string // where the answer goes
+	Fields    []ElicitFieldProps
+	Warnings  []string // where the last answer broke the schema
+	AnywayBox bool     // offer to send an answer that breaks the schema
+}
+
+// ElicitFieldProps is one property of the requested schema.
+type ElicitFieldProps struct {
+	ID          string // the element id of the control
+	Name        string // the form name: ElicitFieldPrefix + the property name
+	Label       string // the schema's title, else the property name
+	Description string
+	Kind        ElicitKind
+	Input       string // ElicitText: text, email, url, date or datetime-local
+	Required    bool
+	Value       string // the prefilled value (the default), for text and number
+	Checked     bool   // ElicitBool: the default is true
+	Step        string // ElicitNumber: "1" for integers, else "any"
+	Min, Max    string // number bounds, or string length bounds (MinLength, MaxLength)
+	Pattern     string
+	Options     []ElicitOption
+}
+
+// ElicitOption is one choice of an enum, with its title (SEP-1330) when
+// the schema gives one.
+type ElicitOption struct {
+	Value, Label string
+	Selected     bool
+	// JSON is the value as the schema wrote it when it is not a string
+	// (a number or boolean), so the answer keeps its type; else empty.
+	JSON string
+}
+
+// elicitProp is the part of a property schema the form understands: the
+// primitive types MCP elicitation allows.
+type elicitProp struct {
+	Type        string            `json:"type"`
+	Title       string            `json:"title"`
+	Description string            `json:"description"`
+	Format      string            `json:"format"`
+	Pattern     string            `json:"pattern"`
+	Default     json.RawMessage   `json:"default"`
+	Minimum     json.Number       `json:"minimum"`
+	Maximum     json.Number       `json:"maximum"`
+	MinLength   json.Number       `json:"minLength"`
+	MaxLength   json.Number       `json:"maxLength"`
+	Enum        []json.RawMessage `json:"enum"`
+	EnumNames   []string          `json:"enumNames"`
+	OneOf       []constTitle      `json:"oneOf"`
+	AnyOf       []constTitle      `json:"anyOf"`
+	Items       *elicitProp       `json:"items"`
+}
+
+type constTitle struct {
+	Const json.RawMessage `json:"const"`
+	Title string          `json:"title"`
+}
+
+// NewElicitationFormProps builds the form for e, whose answer is posted
+// to postURL; idPrefix makes its element ids unique on the page.
+func NewElicitationFormProps(e domain.Elicitation, idPrefix, postURL string) *ElicitationFormProps {
+	p := &ElicitationFormProps{ID: idPrefix + "-elicit", TitleID: idPrefix + "-elicit-title", Server: e.Server,
+		Message: e.Message, PostURL: postURL}
+	if e.Mode == domain.ElicitURL {
+		p.URLMode, p.URL = true, e.URL
+		if u, err := url.Parse(e.URL); err == nil {
+			p.Host = u.Host
+		}
+		return p
+	}
+	p.Fields = ElicitFields(e.RequestedSchema, p.ID)
+	return p
+}
+
+// ElicitFields maps a requested schema to form fields, in the order the
+// schema lists its properties, prefilled with the defaults (SEP-1034).
+func ElicitFields(schema json.RawMessage, idPrefix string) []ElicitFieldProps {
+	var root struct {
+		Properties json.RawMessage `json:"properties"`
+		Required   []string        `json:"required"`
+	}
+	if json.Unmarshal(schema, &root) != nil {
+		return nil
+	}
+	names, props := orderedObject(root.Properties)
+	required := map[string]bool{}
+	for _, r := range root.Required {
+		required[r] = true
+	}
+	var out []ElicitFieldProps
+	for i, name := range names {
+		if i >= MaxElicitFields {
+			break
+		}
+		var sp elicitProp
+		if json.Unmarshal(props[name], &sp) != nil {
+			continue
+		}
+		f := ElicitFieldProps{ID: idPrefix + "-f" + strconv.Itoa(i), Name: ElicitFieldPrefix + name, Label: sp.Title,
+			Description: sp.Description, Required: required[name], Pattern: sp.Pattern}
+		if f.Label == "" {
+			f.Label = name
+		}
+		def := jsonScalar(sp.Default)
+		switch {
+		case sp.Type == "array":
+			f.Kind = ElicitChoices
+			var chosen []string
+			var defs []json.RawMessage
+			if json.Unmarshal(sp.Default, &defs) == nil {
+				for _, d := range defs {
+					chosen = append(chosen, jsonScalar(d))
+				}
+			}
+			if sp.Items != nil {
+				f.Options = enumOptions(*sp.Items, chosen)
+			}
+		case len(sp.Enum) > 0 || len(sp.OneOf) > 0 || len(sp.AnyOf) > 0:
+			f.Kind, f.Options = ElicitSelect, enumOptions(sp, []string{def})
+		case sp.Type == "boolean":
+			f.Kind, f.Checked = ElicitBool, def == "true"
+		case sp.Type == "number" || sp.Type == "integer":
+			f.Kind, f.Value, f.Step = ElicitNumber, def, "any"
+			if sp.Type == "integer" {
+				f.Step = "1"
+			}
+			f.Min, f.Max = sp.Minimum.String(), sp.Maximum.String()
+		default:
+			f.Kind, f.Value, f.Input = ElicitText, def, textInput(sp.Format)
+			f.Min, f.Max = sp.MinLength.String(), sp.MaxLength.String()
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// enumOptions lists the choices of sp: oneOf/anyOf const+title (SEP-1330),
+// else enum with the legacy enumNames as titles.
+func enumOptions(sp elicitProp, chosen []string) []ElicitOption {
+	is := func(v string) bool {
+		for _, c := range chosen {
+			if c == v && c != "" {
+				return true
+			}
+		}
+		return false
+	}
+	var out []ElicitOption
+	titled := sp.OneOf
+	if len(titled) == 0 {
+		titled = sp.AnyOf
+	}
+	for _, ct := range titled {
+		v := jsonScalar(ct.Const)
+		label := ct.Title
+		if label == "" {
+			label = v
+		}
+		out = append(out, ElicitOption{Value: v, Label: label, Selected: is(v), JSON: nonString(ct.Const)})
+	}
+	for i, raw := range sp.Enum {
+		v := jsonScalar(raw)
+		label := v
+		if i < len(sp.EnumNames) && sp.EnumNames[i] != "" {
+			label = sp.EnumNames[i]
+		}
+		out = append(out, ElicitOption{Value: v, Label: label, Selected: is(v), JSON: nonString(raw)})
+	}
+	return out
+}
+
+// nonString is raw when it is a JSON number or boolean, else empty.
+func nonString(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] == '"' || raw[0] == '{' || raw[0] == '[' || raw[0] == 'n' {
+		return ""
+	}
+	return string(raw)
+}
+
+// textInput is the <input type> for a string format.
+func textInput(format string) string {
+	switch format {
+	case "email":
+		return "email"
+	case "uri":
+		return "url"
+	case "date":
+		return "date"
+	case "date-time":
+		return "datetime-local"
+	}
+	return "text"
+}
+
+// jsonScalar is a JSON scalar as form text: a string unquoted, a number
+// or boolean as written, anything else empty.
+func jsonScalar(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	switch raw[0] {
+	case '{', '[', 'n':
+		return ""
+	}
+	return strings.TrimSpace(string(raw))
+}
+
+// ElicitationOpenProps is the page a URL-mode question's address opens
+// through.
+type ElicitationOpenProps struct {
+	Lang, URL, Host string
+}
+
+func elicitMode(p *ElicitationFormProps) string {
+	if p.URLMode {
+		return domain.ElicitURL
+	}
+	return domain.ElicitForm
+}
+
+// describedBy is the id of f's description, or empty without one.
+func describedBy(f ElicitFieldProps) string {
+	if f.Description == "" {
+		return ""
+	}
+	return f.ID + "-desc"
+}
+
+func itoaView(i int) string { return strconv.Itoa(i) }
+
+// numberBounds are a number's min and max attributes, where the schema
+// gives them.
+func numberBounds(f ElicitFieldProps) templ.Attributes {
+	a := templ.Attributes{}
+	if f.Min != "" {
+		a["min"] = f.Min
+	}
+	if f.Max != "" {
+		a["max"] = f.Max
+	}
+	return a
+}
+
+// textBounds are a string's length bounds and pattern, where the schema
+// gives them.
+func textBounds(f ElicitFieldProps) templ.Attributes {
+	a := templ.Attributes{}
+	if f.Min != "" {
+		a["minlength"] = f.Min
+	}
+	if f.Max != "" {
+		a["maxlength"] = f.Max
+	}
+	if f.Pattern != "" {
+		a["pattern"] = f.Pattern
+	}
+	return a
+}
