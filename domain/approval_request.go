@@ -29,6 +29,9 @@ const (
 	FieldEnv     Field = "env"
 	FieldURL     Field = "url"
 	FieldHeaders Field = "headers"
+	// FieldOAuth is the "oauth" key; Key names its member (clientId,
+	// clientSecret, clientMetadataUrl, scopes) and Index the scope.
+	FieldOAuth Field = "oauth"
 )
 
 // EnvRef is one ${VAR} reference of an entry: the variable, where it is
@@ -70,6 +73,17 @@ func NewApprovalRequest(cfg ServerConfig, projectRoot string, resolve PathResolv
 		add(FieldURL, "", 0, w.URL, host)
 		for _, k := range SortedKeys(w.Headers) {
 			add(FieldHeaders, k, 0, w.Headers[k], host)
+		}
+		// The client identity and scopes travel to the authorization
+		// server the remote server names, which the file does not say; the
+		// server's host is what a person can judge it by.
+		if o := w.OAuth; o != nil {
+			add(FieldOAuth, "clientId", 0, o.ClientID, host)
+			add(FieldOAuth, "clientSecret", 0, o.ClientSecret, host)
+			add(FieldOAuth, "clientMetadataUrl", 0, o.ClientMetadataURL, host)
+			for i, sc := range o.Scopes {
+				add(FieldOAuth, "scopes", i, sc, host)
+			}
 		}
 	}
 	r.Risks = risksOf(cfg, w, projectRoot, resolve, r.Refs)

@@ -2,6 +2,7 @@ package domain_test
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/switchboard-mcp/switchboard/domain"
@@ -178,5 +179,51 @@ func TestFingerprintCoversWhatIsWritten(t *testing.T) {
 		if tt.a.Fingerprint() == tt.b.Fingerprint() {
 			t.Errorf("%s: same fingerprint for configs that run differently", tt.name)
 		}
+	}
+}
+
+// TestApprovalRequestListsOAuthReferences covers a project file whose
+// "oauth" key reads the person's environment: the client identity goes to
+// an authorization server, so each ${VAR} in it is listed and flagged the
+// way a header's is.
+func TestApprovalRequestListsOAuthReferences(t *testing.T) {
+	const project = `{"mcpServers": {"signin": {"url": "https://mcp.example.com/mcp",
+	  "oauth": {"clientId": "${CID}", "clientSecret": "x-${AWS_SECRET}", "clientMetadataUrl": "https://e.example/${HOME}", "scopes": ["read", "${SCOPE}"]}}}}`
+	env := map[string]string{"CID": "id", "AWS_SECRET": "s3cret", "HOME": "/home/p", "SCOPE": "all"}
+	set, err := domain.ParseSettings("/p/.mcp.json", []byte(project), func(k string) string { return env[k] })
+	if err != nil || len(set.Problems) != 0 || len(set.Servers) != 1 {
+		t.Fatalf("parse: %v %v", err, set.Problems)
+	}
+	req := domain.NewApprovalRequest(set.Servers[0], "/p", nil)
+	host := "mcp.example.com"
+	wantRefs := []domain.EnvRef{
+		{Variable: "CID", Field: domain.FieldOAuth, Key: "clientId", SentTo: host},
+		{Variable: "AWS_SECRET", Field: domain.FieldOAuth, Key: "clientSecret", SentTo: host},
+		{Variable: "HOME", Field: domain.FieldOAuth, Key: "clientMetadataUrl", SentTo: host},
+		{Variable: "SCOPE", Field: domain.FieldOAuth, Key: "scopes", Index: 1, SentTo: host},
+	}
+	if !reflect.DeepEqual(req.Refs, wantRefs) {
+		t.Errorf("refs: got %+v, want %+v", req.Refs, wantRefs)
+	}
+	if len(req.Risks) != len(wantRefs) {
+		t.Fatalf("risks: got %+v", req.Risks)
+	}
+	for i, r := range req.Risks {
+		if r.Kind != domain.RiskSendsEnv || r.Field != domain.FieldOAuth || r.Variable != wantRefs[i].Variable || r.SentTo != host {
+			t.Errorf("risk %d: got %+v", i, r)
+		}
+	}
+	if got := req.Risks[1].String(); got != "the sign-in setting oauth.clientSecret sends your environment variable AWS_SECRET to the authorization server of mcp.example.com" {
+		t.Errorf("message: %q", got)
+	}
+	if req.Written.OAuth == nil || req.Written.OAuth.ClientSecret != "x-${AWS_SECRET}" {
+		t.Errorf("written oauth: %+v", req.Written.OAuth)
+	}
+	// The approval is bound to the written oauth key as well: the same
+	// resolved values written differently are a different config.
+	other := strings.Replace(project, `"x-${AWS_SECRET}"`, `"x-s3cret"`, 1)
+	set2, _ := domain.ParseSettings("/p/.mcp.json", []byte(other), func(k string) string { return env[k] })
+	if set2.Servers[0].Fingerprint() == set.Servers[0].Fingerprint() {
+		t.Error("fingerprint ignores how the oauth key is written")
 	}
 }

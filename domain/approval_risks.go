@@ -62,6 +62,9 @@ func (r Risk) String() string {
 		if r.Field == FieldHeaders {
 			return fmt.Sprintf("the header %s sends your environment variable %s to %s", r.Key, r.Variable, r.SentTo)
 		}
+		if r.Field == FieldOAuth {
+			return fmt.Sprintf("the sign-in setting oauth.%s sends your environment variable %s to the authorization server of %s", r.Key, r.Variable, r.SentTo)
+		}
 		return fmt.Sprintf("the URL sends your environment variable %s to %s", r.Variable, r.SentTo)
 	}
 	return string(r.Kind)
@@ -102,7 +105,7 @@ func risksOf(cfg ServerConfig, w RawConfig, projectRoot string, resolve PathReso
 	}
 	for _, r := range refs {
 		if r.SentTo != "" {
-			risks = append(risks, Risk{Kind: RiskSendsEnv, Field: r.Field, Key: r.Key, Variable: r.Variable, SentTo: r.SentTo})
+			risks = append(risks, Risk{Kind: RiskSendsEnv, Field: r.Field, Key: r.Key, Index: r.Index, Variable: r.Variable, SentTo: r.SentTo})
 		}
 	}
 	return risks

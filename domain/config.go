@@ -77,6 +77,9 @@ type RawConfig struct {
 	Cwd     string            `json:"cwd,omitempty"`
 	URL     string            `json:"url,omitempty"`
 	Headers map[string]string `json:"headers,omitempty"`
+	// OAuth is the "oauth" key as written, ${VAR} unexpanded; nil when
+	// absent, so configs without it fingerprint as before.
+	OAuth *OAuthSettings `json:"oauth,omitempty"`
 }
 
 // Written returns the entry as the file spells it. A config that did not
@@ -86,7 +89,7 @@ func (c ServerConfig) Written() RawConfig {
 	if c.Raw.Command != "" || c.Raw.URL != "" {
 		return c.Raw
 	}
-	return RawConfig{Command: c.Command, Args: c.Args, Env: c.Env, Cwd: c.Cwd, URL: c.URL, Headers: c.Headers}
+	return RawConfig{Command: c.Command, Args: c.Args, Env: c.Env, Cwd: c.Cwd, URL: c.URL, Headers: c.Headers, OAuth: c.OAuth}
 }
 
 // Target is the redacted command line or URL shown to users, so that a

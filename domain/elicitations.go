@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -19,6 +20,23 @@ var (
 	// ErrBadElicitationAnswer is an answer whose action is not accept,
 	// decline or cancel, or whose content is not a JSON object.
 	ErrBadElicitationAnswer = errors.New("the answer must have action accept, decline or cancel, and content must be a JSON object")
+)
+
+// ErrTooManyElicitations refuses a question from a server that already
+// has maxPendingPerServer waiting: a server may send as many as it likes,
+// and each would hold memory and a place in the drawer until it timed out.
+var ErrTooManyElicitations = errors.New("too many of this server's questions are waiting for the person already")
+
+// Bounds on what a server's question may hold. Its text and schema are
+// drawn in the dashboard on every poll and sent whole by the API, so a
+// hostile server must not make them arbitrarily large; a message is cut,
+// anything else too large is refused.
+const (
+	maxPendingPerServer   = 16
+	maxElicitMessageBytes = 8 << 10
+	maxElicitSchemaBytes  = 64 << 10
+	maxElicitURLBytes     = 8 << 10
+	maxElicitIDBytes      = 1 << 10
 )
 
 // Elicitation modes (MCP 2025-11-25): a form built from a schema, or a
@@ -108,40 +126,88 @@ type elicitParams struct {
 
 // ParseElicitation reads a server's elicitation/create params into an
 // Elicitation without id or time. A request with no mode is a form (as
-// before 2025-11-25); a URL-mode request needs an http or https URL,
-// since a person is asked to open it.
+// before 2025-11-25); a URL-mode request needs an absolute http or https
+// URL with a host, since a person is asked to open it and is shown the
+// host. A message longer than the dashboard shows is cut; a schema, URL
+// or id past its bound is refused.
 func ParseElicitation(server string, params json.RawMessage) (Elicitation, error) {
 	var p elicitParams
 	if err := json.Unmarshal(params, &p); err != nil {
 		return Elicitation{}, fmt.Errorf("read the elicitation params: %w", err)
 	}
-	e := Elicitation{Server: server, Mode: p.Mode, Message: p.Message}
+	e := Elicitation{Server: server, Mode: p.Mode, Message: cutText(p.Message, maxElicitMessageBytes)}
 	switch p.Mode {
 	case "", ElicitForm:
 		e.Mode, e.RequestedSchema = ElicitForm, p.RequestedSchema
+		if len(e.RequestedSchema) > maxElicitSchemaBytes {
+			return Elicitation{}, fmt.Errorf("the elicitation's requestedSchema is %d bytes, more than the %d a form is built from",
+				len(e.RequestedSchema), maxElicitSchemaBytes)
+		}
 		if len(e.RequestedSchema) == 0 || string(e.RequestedSchema) == "null" {
 			e.RequestedSchema = json.RawMessage(`{"type":"object","properties":{}}`)
 		}
 	case ElicitURL:
-		if !strings.HasPrefix(p.URL, "https://") && !strings.HasPrefix(p.URL, "http://") {
-			return Elicitation{}, fmt.Errorf("the elicitation's url %q is not an http(s) address", p.URL)
+		if err := checkElicitURL(p.URL); err != nil {
+			return Elicitation{}, err
+		}
+		if len(p.ElicitationID) > maxElicitIDBytes {
+			return Elicitation{}, fmt.Errorf("the elicitation's elicitationId is longer than %d bytes", maxElicitIDBytes)
 		}
 		e.URL, e.ElicitationID = p.URL, p.ElicitationID
 	default:
-		return Elicitation{}, fmt.Errorf("unknown elicitation mode %q", p.Mode)
+		return Elicitation{}, fmt.Errorf("unknown elicitation mode %q", cutText(p.Mode, 64))
 	}
 	return e, nil
+}
+
+// checkElicitURL accepts an address a person may be sent to: http or
+// https, with a host, and nothing a browser reads differently from Go
+// (backslashes, white space and control characters, which browsers drop
+// or turn into slashes), and a host in ASCII, so that the host the person
+// is shown is the one the browser goes to, spelled as it will show it.
+func checkElicitURL(raw string) error {
+	shown := cutText(raw, 200)
+	if len(raw) > maxElicitURLBytes {
+		return fmt.Errorf("the elicitation's url %q… is longer than %d bytes", shown, maxElicitURLBytes)
+	}
+	if !strings.HasPrefix(raw, "https://") && !strings.HasPrefix(raw, "http://") {
+		return fmt.Errorf("the elicitation's url %q is not an http(s) address", shown)
+	}
+	if strings.ContainsFunc(raw, func(r rune) bool { return r <= ' ' || r == 0x7f || r == '\\' }) {
+		return fmt.Errorf("the elicitation's url %q holds white space, a control character or a backslash", shown)
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || u.Opaque != "" {
+		return fmt.Errorf("the elicitation's url %q is not an http(s) address with a host", shown)
+	}
+	if strings.ContainsFunc(u.Host, func(r rune) bool { return r > 0x7e }) {
+		// A host in other scripts (or percent-encoded into them) can look
+		// like another site's name; the browser goes to its punycode.
+		return fmt.Errorf("the elicitation's url %q has a host that is not plain ASCII; send its punycode form", shown)
+	}
+	return nil
 }
 
 // Ask shows e to the person and waits for the answer, or for ctx (the
 // call's) to end, when the question is withdrawn. It returns the
 // elicitation result to send the server. publish, when set, is called
 // once the question is shown and once it is gone, so the card of its
-// call can say it waits.
+// call can say it waits. A server with maxPendingPerServer questions
+// waiting already is refused (ErrTooManyElicitations).
 func (s *Elicitations) Ask(ctx context.Context, e Elicitation, publish func()) (json.RawMessage, error) {
 	e.ID, e.CreatedAt = s.opts.NewID(), s.opts.Clock.Now()
 	p := &pendingElicitation{e: e, answer: make(chan ElicitationAnswer, 1)}
 	s.mu.Lock()
+	waiting := 0
+	for _, q := range s.pending {
+		if q.e.Server == e.Server {
+			waiting++
+		}
+	}
+	if waiting >= maxPendingPerServer {
+		s.mu.Unlock()
+		return nil, fmt.Errorf("%s: %w", e.Server, ErrTooManyElicitations)
+	}
 	s.pending[e.ID] = p
 	s.mu.Unlock()
 	s.opts.Log.Info("a server asks the person", "server", e.Server, "invocation", e.InvocationID, "elicitation", e.ID, "mode", e.Mode)
@@ -150,9 +216,6 @@ func (s *Elicitations) Ask(ctx context.Context, e Elicitation, publish func()) (
 		publish()
 	}
 	defer func() {
-		s.mu.Lock()
-		delete(s.pending, e.ID)
-		s.mu.Unlock()
 		s.changed()
 		if publish != nil {
 			publish()
@@ -162,9 +225,18 @@ func (s *Elicitations) Ask(ctx context.Context, e Elicitation, publish func()) (
 	case a := <-p.answer:
 		return elicitResult(a)
 	case <-ctx.Done():
-		s.opts.Log.Info("a server's question went unanswered", "server", e.Server, "invocation", e.InvocationID, "elicitation", e.ID)
-		return nil, fmt.Errorf("nobody answered the server's question before the call ended: %w", ctx.Err())
 	}
+	s.mu.Lock()
+	withdrawn := s.pending[e.ID] == p
+	delete(s.pending, e.ID)
+	s.mu.Unlock()
+	if !withdrawn {
+		// Answer took it as ctx ended, and was told it reached the
+		// server: send it, rather than contradict that.
+		return elicitResult(<-p.answer)
+	}
+	s.opts.Log.Info("a server's question went unanswered", "server", e.Server, "invocation", e.InvocationID, "elicitation", e.ID)
+	return nil, fmt.Errorf("nobody answered the server's question before the call ended: %w", ctx.Err())
 }
 
 // elicitResult is the ElicitResult JSON of a.
@@ -201,11 +273,9 @@ func (s *Elicitations) List(scope Scope) []Elicitation {
 
 // Get returns one waiting question of scope (or of no call).
 func (s *Elicitations) Get(scope Scope, id string) (Elicitation, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	p, ok := s.pending[id]
-	if !ok || (p.e.Scope != scope && p.e.InvocationID != "") {
-		return Elicitation{}, fmt.Errorf("elicitation %s: %w", id, ErrElicitationNotFound)
+	p, err := s.waiting(scope, id)
+	if err != nil {
+		return Elicitation{}, err
 	}
 	return p.e, nil
 }
@@ -237,39 +307,52 @@ func (s *Elicitations) ForServer(server string) []Elicitation {
 // form's content takes the schema's defaults for every property it
 // omits, exactly as the prefilled form would send them; it is otherwise
 // passed on as given (the dashboard warns a person about content that
-// breaks the schema; the server judges it).
+// breaks the schema; the server judges it). A URL-mode answer carries no
+// content. A question that is gone (answered, or its call ended, even a
+// moment ago) is ErrElicitationNotFound, and its server gets nothing.
 func (s *Elicitations) Answer(scope Scope, id string, a ElicitationAnswer) error {
 	switch a.Action {
 	case ElicitAccept, ElicitDecline, ElicitCancel:
 	default:
 		return ErrBadElicitationAnswer
 	}
-	s.mu.Lock()
-	p, ok := s.pending[id]
-	if ok && p.e.Scope != scope && p.e.InvocationID != "" {
-		ok = false
+	p, err := s.waiting(scope, id)
+	if err != nil {
+		return err
 	}
-	if ok {
-		delete(s.pending, id) // answered once: a second answer finds nothing
-	}
-	s.mu.Unlock()
-	if !ok {
-		return fmt.Errorf("elicitation %s: %w", id, ErrElicitationNotFound)
-	}
-	if a.Action == ElicitAccept && p.e.Mode == ElicitForm {
+	switch {
+	case a.Action == ElicitAccept && p.e.Mode == ElicitForm:
 		content, err := WithSchemaDefaults(p.e.RequestedSchema, a.Content)
 		if err != nil {
-			// Put it back: the question is still open.
-			s.mu.Lock()
-			s.pending[id] = p
-			s.mu.Unlock()
 			return err
 		}
 		a.Content = content
+	default:
+		a.Content = nil
 	}
-	p.answer <- a
+	// Taken and handed over under the lock, so that Ask, ending with its
+	// call, either withdraws the question first or finds the answer.
+	s.mu.Lock()
+	if s.pending[id] != p {
+		s.mu.Unlock()
+		return fmt.Errorf("elicitation %s: %w", id, ErrElicitationNotFound)
+	}
+	delete(s.pending, id) // answered once: a second answer finds nothing
+	p.answer <- a         // never blocks: only the one who deleted it sends
+	s.mu.Unlock()
 	s.changed()
 	return nil
+}
+
+// waiting returns the pending question id of scope (or of no call).
+func (s *Elicitations) waiting(scope Scope, id string) (*pendingElicitation, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p, ok := s.pending[id]
+	if !ok || (p.e.Scope != scope && p.e.InvocationID != "") {
+		return nil, fmt.Errorf("elicitation %s: %w", id, ErrElicitationNotFound)
+	}
+	return p, nil
 }
 
 // WithSchemaDefaults returns content with each top-level property the

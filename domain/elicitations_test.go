@@ -209,3 +209,128 @@ func TestElicitationNotAskedByTheClientGoesToThePerson(t *testing.T) {
 		t.Errorf("result %s; want the person's content", inv.Result)
 	}
 }
+
+// A server's question is bounded: a URL whose host Go and a browser could
+// read differently, or a schema too large to build a form from, is
+// refused; a long message is cut.
+func TestParseElicitationBounds(t *testing.T) {
+	refused := map[string]string{
+		"backslash":    `{"mode":"url","url":"https://evil.example\\@good.example/"}`,
+		"tab":          `{"mode":"url","url":"https://good.example\tx/"}`,
+		"no-host":      `{"mode":"url","url":"https:///path"}`,
+		"homograph":    `{"mode":"url","url":"https://gооgle.com/"}`,
+		"encoded-host": `{"mode":"url","url":"https://g%D0%BE%D0%BEgle.com/"}`,
+		"long-url":     `{"mode":"url","url":"https://example.com/` + strings.Repeat("a", 9000) + `"}`,
+		"long-id":      `{"mode":"url","url":"https://example.com/","elicitationId":"` + strings.Repeat("i", 2000) + `"}`,
+		"large-schema": `{"requestedSchema":{"type":"object","description":"` + strings.Repeat("d", 70000) + `"}}`,
+	}
+	for name, params := range refused {
+		if e, err := domain.ParseElicitation("srv", json.RawMessage(params)); err == nil {
+			t.Errorf("%s: accepted as %+v", name, e.URL)
+		}
+	}
+	e, err := domain.ParseElicitation("srv", json.RawMessage(`{"message":"`+strings.Repeat("m", 20000)+`"}`))
+	if err != nil || len(e.Message) == 0 || len(e.Message) > 8<<10 {
+		t.Errorf("long message: %d bytes, %v; want it cut to 8 KiB", len(e.Message), err)
+	}
+}
+
+// A server cannot pile up questions for the person without end.
+func TestElicitationsBoundedPerServer(t *testing.T) {
+	s := domain.NewElicitations(domain.ElicitationsOptions{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	errs := make(chan error, 100)
+	for range 20 {
+		go func() {
+			_, err := s.Ask(ctx, domain.Elicitation{Server: "srv", Mode: domain.ElicitForm}, nil)
+			errs <- err
+		}()
+	}
+	for range 4 {
+		if err := <-errs; !errors.Is(err, domain.ErrTooManyElicitations) {
+			t.Fatalf("got %v, want ErrTooManyElicitations", err)
+		}
+	}
+	if n := len(s.ForServer("srv")); n != 16 {
+		t.Errorf("%d questions waiting; want 16", n)
+	}
+	go func() {
+		_, err := s.Ask(ctx, domain.Elicitation{Server: "other", Mode: domain.ElicitForm}, nil)
+		errs <- err
+	}()
+	waitFor(t, s, func() bool { return len(s.ForServer("other")) == 1 })
+	cancel()
+	for range 17 {
+		if err := <-errs; !errors.Is(err, context.Canceled) {
+			t.Errorf("got %v, want the call's end", err)
+		}
+	}
+}
+
+// An answer to a question whose call has ended is refused as not found,
+// and one refused for its content leaves nothing behind once the call
+// ends.
+func TestElicitationAnsweredAfterTheCallEnded(t *testing.T) {
+	s := domain.NewElicitations(domain.ElicitationsOptions{})
+	ctx, cancel := context.WithCancel(context.Background())
+	errs := make(chan error, 1)
+	go func() {
+		_, err := s.Ask(ctx, domain.Elicitation{Server: "srv", Mode: domain.ElicitForm,
+			RequestedSchema: json.RawMessage(`{"type":"object"}`)}, nil)
+		errs <- err
+	}()
+	got := waitElicitation(t, s, domain.Scope{})
+	if err := s.Answer(domain.Scope{}, got.ID, domain.ElicitationAnswer{Action: domain.ElicitAccept, Content: json.RawMessage(`[1]`)}); !errors.Is(err, domain.ErrBadElicitationAnswer) {
+		t.Fatalf("bad content: got %v", err)
+	}
+	if _, err := s.Get(domain.Scope{}, got.ID); err != nil {
+		t.Fatalf("a refused answer closed the question: %v", err)
+	}
+	cancel()
+	if err := <-errs; !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want the call's end", err)
+	}
+	if err := s.Answer(domain.Scope{}, got.ID, domain.ElicitationAnswer{Action: domain.ElicitAccept}); !errors.Is(err, domain.ErrElicitationNotFound) {
+		t.Errorf("answer after the call ended: got %v, want not found", err)
+	}
+	if l := s.List(domain.Scope{}); len(l) != 0 {
+		t.Errorf("left behind: %+v", l)
+	}
+}
+
+// A URL-mode answer never carries content, whatever the API was sent.
+func TestElicitationURLModeAnswerHasNoContent(t *testing.T) {
+	s := domain.NewElicitations(domain.ElicitationsOptions{})
+	e, err := domain.ParseElicitation("srv", json.RawMessage(`{"mode":"url","url":"https://example.com/x","elicitationId":"e1"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := make(chan json.RawMessage, 1)
+	go func() {
+		r, _ := s.Ask(context.Background(), e, nil)
+		res <- r
+	}()
+	got := waitElicitation(t, s, domain.Scope{})
+	if err := s.Answer(domain.Scope{}, got.ID, domain.ElicitationAnswer{Action: domain.ElicitAccept, Content: json.RawMessage(`{"x":1}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if r := <-res; string(r) != `{"action":"accept"}` {
+		t.Errorf("server got %s; want accept without content", r)
+	}
+}
+
+// waitFor waits until ok holds, woken by s's changes.
+func waitFor(t *testing.T, s *domain.Elicitations, ok func() bool) {
+	t.Helper()
+	ch, stop := s.Subscribe()
+	defer stop()
+	deadline := time.After(10 * time.Second)
+	for !ok() {
+		select {
+		case <-ch:
+		case <-deadline:
+			t.Fatal("timed out")
+		}
+	}
+}

@@ -18,6 +18,11 @@ func written(r rawServer, rawURL string) RawConfig {
 	if len(r.Headers) > 0 {
 		w.Headers = maps.Clone(r.Headers)
 	}
+	if r.OAuth != nil {
+		o := *r.OAuth
+		o.Scopes = slices.Clone(o.Scopes)
+		w.OAuth = &o
+	}
 	return w
 }
 

@@ -32,7 +32,9 @@ type WrittenDTO struct {
 }
 
 // EnvRefDTO is one ${VAR} of the entry: where it is (key for env and
-// headers, index for args) and, for a remote server, where it is sent.
+// headers, and the member of the "oauth" key: clientId, clientSecret,
+// clientMetadataUrl or scopes; index for args) and, for a remote server,
+// where it is sent.
 type EnvRefDTO struct {
 	Variable string `json:"variable"`
 	Field    string `json:"field"`

@@ -257,3 +257,39 @@ func (f *fixture) postFormTo(t *testing.T, path string, form url.Values) formRes
 	b, _ := io.ReadAll(resp.Body)
 	return formResponse{resp.StatusCode, string(b)}
 }
+
+// An answer that arrives after the question's call ended is refused
+// cleanly, through the API and the form alike.
+func TestElicitationAnsweredAfterItsCallEnded(t *testing.T) {
+	svc := domain.NewElicitations(domain.ElicitationsOptions{})
+	f := newFixture(t, withElicitations(svc))
+	e, err := domain.ParseElicitation("srv", json.RawMessage(`{"message":"m"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ended := make(chan error, 1)
+	go func() {
+		_, err := svc.Ask(ctx, e, nil)
+		ended <- err
+	}()
+	ch, stop := svc.Subscribe()
+	defer stop()
+	for len(svc.ForServer("srv")) == 0 {
+		select {
+		case <-ch:
+		case <-time.After(patience):
+			t.Fatal("the question was never listed")
+		}
+	}
+	id := svc.ForServer("srv")[0].ID
+	cancel()
+	<-ended
+	path := strings.Replace(handlers.PathElicitation, ":id", id, 1)
+	if code, body := f.postJSON(t, path, `{"action":"accept","content":{}}`); code != http.StatusNotFound {
+		t.Errorf("API answer: %d %s; want 404", code, body)
+	}
+	if resp := f.postFormTo(t, handlers.ElicitationPath(id), url.Values{"action": {"decline"}}); resp.code != http.StatusNotFound {
+		t.Errorf("form answer: %d %s; want 404", resp.code, resp.body)
+	}
+}

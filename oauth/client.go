@@ -72,7 +72,7 @@ func Register(ctx context.Context, hc *http.Client, md Metadata, redirectURI, cl
 		GrantTypes:              []string{"authorization_code", "refresh_token"},
 		ResponseTypes:           []string{"code"},
 		TokenEndpointAuthMethod: method,
-	}, hc)
+	}, discoveryClient(hc))
 	if err != nil {
 		return Client{}, fmt.Errorf("oauth: registering with %s: %w", md.Issuer, err)
 	}

@@ -308,12 +308,17 @@ func checkFor(server *url.URL, u string) (*url.URL, error) {
 	return p, nil
 }
 
+// isLoopback reports whether host names this machine: localhost and its
+// subdomains (with or without the final dot, which resolvers accept), a
+// loopback address, or the unspecified address (0.0.0.0 and :: reach
+// local services on Linux).
 func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
+	h := strings.ToLower(strings.TrimSuffix(host, "."))
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
 		return true
 	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	ip := net.ParseIP(h)
+	return ip != nil && (ip.IsLoopback() || ip.IsUnspecified())
 }
 
 // originOf is scheme://host[:port] in lower case, without a default port.
@@ -335,7 +340,9 @@ func originOf(u *url.URL) string {
 
 // discoveryClient copies hc (nil means a default client) so that it
 // follows redirects only within the same origin and never from https to
-// http: metadata URLs are chosen by a remote server.
+// http: metadata and endpoint URLs are chosen by a remote server, and a
+// redirected token request would post its code, refresh token or secret
+// on to wherever it pointed.
 func discoveryClient(hc *http.Client) *http.Client {
 	c := &http.Client{}
 	if hc != nil {

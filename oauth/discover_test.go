@@ -154,9 +154,12 @@ func TestDiscoverCapsBodiesAndRedirects(t *testing.T) {
 }
 
 func TestDiscoverRefusesLoopbackFromARemoteServer(t *testing.T) {
-	_, err := oauth.Discover(context.Background(), nil, "https://mcp.example.com/mcp",
-		oauth.Challenge{ResourceMetadata: "http://127.0.0.1:7777/api/v1/servers"})
-	if !errors.Is(err, oauth.ErrInsecureURL) {
-		t.Fatalf("err = %v, want ErrInsecureURL", err)
+	for _, u := range []string{"http://127.0.0.1:7777/api/v1/servers", "https://localhost.:7777/x",
+		"https://api.localhost/x", "https://0.0.0.0:7777/x", "https://[::]:7777/x", "https://[::ffff:127.0.0.1]/x"} {
+		_, err := oauth.Discover(context.Background(), nil, "https://mcp.example.com/mcp",
+			oauth.Challenge{ResourceMetadata: u})
+		if !errors.Is(err, oauth.ErrInsecureURL) {
+			t.Errorf("%s: err = %v, want ErrInsecureURL", u, err)
+		}
 	}
 }

@@ -62,15 +62,29 @@ func LoadKey(o KeyOptions) ([]byte, string, error) {
 		}
 		return key, domain.KeySourceFile, nil
 	}
+	// A key already in the data directory wins over the keychain: it was
+	// made when the keychain did not answer, and tokens sealed since need
+	// it, so a keychain that answers again later must not sign everyone out.
+	dataKey := ""
+	if o.DataDir != "" {
+		dataKey = filepath.Join(o.DataDir, KeyFileName)
+		if _, err := os.Lstat(dataKey); err == nil {
+			key, err := keyFromFile(dataKey)
+			if err != nil {
+				return nil, "", err
+			}
+			return key, domain.KeySourceDataDir, nil
+		}
+	}
 	if o.Keychain != nil {
 		if key, err := keyFromKeychain(o.Keychain, o.KeychainTimeout); err == nil {
 			return key, domain.KeySourceKeychain, nil
 		}
 	}
-	if o.DataDir == "" {
+	if dataKey == "" {
 		return nil, "", errors.New("oauth key: no key file, keychain or data directory")
 	}
-	key, err := keyFromFile(filepath.Join(o.DataDir, KeyFileName))
+	key, err := keyFromFile(dataKey)
 	if err != nil {
 		return nil, "", err
 	}

@@ -117,3 +117,17 @@ func (m *memKeychain) Set(_, _, s string) error {
 	m.secret = s
 	return nil
 }
+
+// A key made in the data directory while the keychain did not answer keeps
+// being used once it answers again, so tokens sealed meanwhile still open.
+func TestLoadKeyKeepsTheDataDirKeyOnceMade(t *testing.T) {
+	dir := t.TempDir()
+	first, source, err := oauth.LoadKey(oauth.KeyOptions{Keychain: fakeKeychain{err: errors.New("locked")}, DataDir: dir})
+	if err != nil || source != domain.KeySourceDataDir {
+		t.Fatalf("first load: got %q, %v", source, err)
+	}
+	again, source, err := oauth.LoadKey(oauth.KeyOptions{Keychain: &memKeychain{}, DataDir: dir})
+	if err != nil || source != domain.KeySourceDataDir || !bytes.Equal(first, again) {
+		t.Fatalf("second load: got %q, %v, same key %v; want the data dir's key", source, err, bytes.Equal(first, again))
+	}
+}

@@ -111,11 +111,14 @@ type server struct {
 	tok    *Token
 	got    time.Time // when tok was obtained, for its lifetime
 
-	refreshing *refreshCall  // the refresh in flight; nil when none
-	failures   int           // refreshes failed in a row for a passing reason
-	retryAt    time.Time     // no proactive refresh before this after a failure
-	retry      domain.Timer  // the scheduled retry of a failing refresh
-	retryStop  chan struct{} // closed to cancel retry
+	refreshing *refreshCall // the refresh in flight; nil when none
+	// signOuts counts sign-outs, so that a refresh in flight during one
+	// does not bring the forgotten tokens back when it finishes.
+	signOuts  int
+	failures  int           // refreshes failed in a row for a passing reason
+	retryAt   time.Time     // no proactive refresh before this after a failure
+	retry     domain.Timer  // the scheduled retry of a failing refresh
+	retryStop chan struct{} // closed to cancel retry
 }
 
 // AuthStatus returns the server's sign-in state, or nil when it does not

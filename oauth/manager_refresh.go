@@ -17,7 +17,10 @@ const (
 	refreshRetryMax   = 5 * time.Minute
 )
 
-var errNoRefresh = errors.New("no refresh token")
+var (
+	errNoRefresh = errors.New("no refresh token")
+	errSignedOut = errors.New("signed out while renewing")
+)
 
 // refreshCall is one refresh in flight; everyone who needs a new token
 // meanwhile waits for it instead of sending another.
@@ -51,7 +54,7 @@ func (m *Manager) refresh(ctx context.Context, name, used string) (string, error
 		}
 		call = &refreshCall{done: make(chan struct{})}
 		s.refreshing = call
-		go m.runRefresh(s, call, *s.md, *s.client, *s.tok, s.cfg.URL)
+		go m.runRefresh(s, call, *s.md, *s.client, *s.tok, s.cfg.URL, s.signOuts)
 	}
 	m.mu.Unlock()
 	select {
@@ -65,11 +68,28 @@ func (m *Manager) refresh(ctx context.Context, name, used string) (string, error
 // runRefresh sends the refresh request and records its outcome: a new
 // token (saved before it is used), a refusal (invalid_grant: sign in
 // again), or a passing failure (tokens kept, retried with backoff).
-func (m *Manager) runRefresh(s *server, call *refreshCall, md Metadata, c Client, old Token, url string) {
+func (m *Manager) runRefresh(s *server, call *refreshCall, md Metadata, c Client, old Token, url string, signOuts int) {
 	ctx, cancel := background()
 	defer cancel()
 	tok, err := Refresh(ctx, m.opts.HTTPClient, md, c, old.Refresh)
 	now := m.opts.Clock.Now()
+	m.mu.Lock()
+	// Signed out, or forgotten because the server's address changed (its
+	// row may hold the new address's sign-in by now): the new tokens are
+	// not kept, and not given to anyone.
+	signedOut := s.signOuts != signOuts || m.servers[s.name] != s
+	if signedOut {
+		s.refreshing = nil
+	}
+	m.mu.Unlock()
+	if signedOut {
+		call.err = errSignedOut
+		close(call.done)
+		if err == nil {
+			_ = Revoke(ctx, m.opts.HTTPClient, md, c, tok)
+		}
+		return
+	}
 	if err == nil {
 		if tok.Refresh == "" {
 			tok.Refresh = old.Refresh
@@ -89,6 +109,18 @@ func (m *Manager) runRefresh(s *server, call *refreshCall, md Metadata, c Client
 	m.mu.Lock()
 	s.refreshing = nil
 	changed := false
+	if err == nil && s.signOuts != signOuts {
+		// Signed out while the renewed tokens were being saved: the
+		// sign-out's deletion may have come first, so delete them again.
+		m.mu.Unlock()
+		if derr := m.opts.Store.DeleteTokens(ctx, s.name); derr != nil {
+			m.opts.Log.Warn("forget signed-out sign-in", "server", s.name, "error", derr)
+		}
+		call.err = errSignedOut
+		close(call.done)
+		_ = Revoke(ctx, m.opts.HTTPClient, md, c, tok)
+		return
+	}
 	switch {
 	case err == nil:
 		m.stopRetryLocked(s)

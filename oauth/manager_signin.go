@@ -25,7 +25,8 @@ type flow struct {
 
 // Start discovers the server's authorization server, settles on a client
 // identity and returns the authorization URL for the person's browser.
-func (m *Manager) Start(ctx context.Context, name string) (string, error) {
+func (m *Manager) Start(ctx context.Context, name string) (_ string, err error) {
+	defer func() { err = m.redacted(name, err) }()
 	m.mu.Lock()
 	s := m.servers[name]
 	if s == nil || s.cfg.URL == "" {
@@ -179,7 +180,8 @@ func authMethodFor(md Metadata, secret string) string {
 }
 
 // Complete finishes the sign-in the callback belongs to.
-func (m *Manager) Complete(ctx context.Context, q url.Values) (string, error) {
+func (m *Manager) Complete(ctx context.Context, q url.Values) (name string, err error) {
+	defer func() { err = m.redacted(name, err) }()
 	state := q.Get("state")
 	m.mu.Lock()
 	f := m.flows[state]
@@ -196,6 +198,11 @@ func (m *Manager) Complete(ctx context.Context, q url.Values) (string, error) {
 	if s == nil || s.cfg.URL != f.url {
 		return f.server, fmt.Errorf("sign in to %s: the server's address changed: %w", f.server, domain.ErrSignInUnknown)
 	}
+	// RFC 9207: the issuer is checked on error responses too, so that
+	// another server's words are never shown as this one's.
+	if err := CheckIssuer(f.md, q.Get("iss")); err != nil {
+		return f.server, m.startFailed(f.server, domain.AuthFailed, fmt.Errorf("sign in to %s: %w", f.server, err))
+	}
 	if code := q.Get("error"); code != "" {
 		words := code
 		if d := q.Get("error_description"); d != "" {
@@ -207,10 +214,11 @@ func (m *Manager) Complete(ctx context.Context, q url.Values) (string, error) {
 		}
 		return f.server, m.startFailed(f.server, st, fmt.Errorf("the authorization server refused the sign-in: %s", words))
 	}
-	if err := CheckIssuer(f.md, q.Get("iss")); err != nil {
-		return f.server, m.startFailed(f.server, domain.AuthFailed, fmt.Errorf("sign in to %s: %w", f.server, err))
-	}
-	tok, err := Exchange(ctx, m.opts.HTTPClient, f.md, f.client, f.redirect, q.Get("code"), f.verifier)
+	// The state is spent: a browser closing the tab must not abandon the
+	// exchange of a code that cannot be presented again.
+	ectx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	tok, err := Exchange(ectx, m.opts.HTTPClient, f.md, f.client, f.redirect, q.Get("code"), f.verifier)
 	if err != nil {
 		return f.server, m.startFailed(f.server, domain.AuthFailed, fmt.Errorf("sign in to %s: %w", f.server, err))
 	}
@@ -239,7 +247,8 @@ func (m *Manager) Complete(ctx context.Context, q url.Values) (string, error) {
 }
 
 // SignOut revokes and forgets the server's tokens and its pending flows.
-func (m *Manager) SignOut(ctx context.Context, name string) error {
+func (m *Manager) SignOut(ctx context.Context, name string) (err error) {
+	defer func() { err = m.redacted(name, err) }()
 	m.mu.Lock()
 	s := m.servers[name]
 	if s == nil || !s.oauth {
@@ -262,6 +271,7 @@ func (m *Manager) SignOut(ctx context.Context, name string) error {
 	}
 	s.tok, s.failures, s.retryAt = nil, 0, time.Time{}
 	s.moreAccess, s.wanted = false, nil
+	s.signOuts++
 	s.setState(domain.AuthSignInNeeded, "")
 	m.mu.Unlock()
 
@@ -270,7 +280,7 @@ func (m *Manager) SignOut(ctx context.Context, name string) error {
 			m.opts.Log.Info("revocation refused; tokens forgotten anyway", "server", name, "error", detailOf(err))
 		}
 	}
-	err := m.opts.Store.DeleteTokens(ctx, name)
+	err = m.opts.Store.DeleteTokens(ctx, name)
 	m.changed(name)
 	m.opts.Log.Info("signed out", "server", name)
 	if err != nil {
@@ -310,4 +320,36 @@ func (m *Manager) SetClient(ctx context.Context, name, clientID, clientSecret st
 		m.changed(name)
 	}
 	return nil
+}
+
+// redactedError is an error whose words went through a server's redactor:
+// it quotes addresses and an authorization server's answers, which can
+// carry the server URL's query secrets or echo a client secret. It still
+// unwraps to the original for errors.Is.
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
+
+// redacted returns err with its words redacted by the redactor of name's
+// configuration (its headers' and oauth key's secrets, and the generic
+// patterns); nil stays nil.
+func (m *Manager) redacted(name string, err error) error {
+	if err == nil {
+		return nil
+	}
+	r := domain.NewRedactor()
+	m.mu.Lock()
+	if s := m.servers[name]; s != nil {
+		r = s.cfg.Redactor()
+	}
+	m.mu.Unlock()
+	msg := r.Redact(err.Error())
+	if msg == err.Error() {
+		return err
+	}
+	return &redactedError{msg: msg, err: err}
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -536,4 +537,121 @@ func mustSealer(t *testing.T, key []byte) *oauth.Sealer {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// TestManagerSendsTokenOnlyToTheServer covers a redirect (or any request)
+// to another origin: the HTTP client calls the transport again for each
+// hop, and the token must not go with it.
+func TestManagerSendsTokenOnlyToTheServer(t *testing.T) {
+	t.Parallel()
+	r := newMgrRig(t, oauthtest.Options{})
+	r.call()
+	r.signIn()
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {}))
+	t.Cleanup(elsewhere.Close)
+	req, err := http.NewRequest(http.MethodGet, elsewhere.URL+"/steal", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := r.rt.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	if got := r.sent.last(); got != "" {
+		t.Fatalf("a request to another origin carried the token %q", got)
+	}
+	if got := r.call(); got != http.StatusOK || r.sent.last() == "" {
+		t.Fatalf("the server itself: got %d with token %q", got, r.sent.last())
+	}
+}
+
+// refreshGate holds every refresh_token request until released, telling
+// entered when one arrives.
+type refreshGate struct {
+	entered chan struct{}
+	release chan struct{}
+}
+
+func (g *refreshGate) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Method == http.MethodPost && req.GetBody != nil {
+		body, _ := req.GetBody()
+		b, _ := io.ReadAll(body)
+		if strings.Contains(string(b), "grant_type=refresh_token") {
+			g.entered <- struct{}{}
+			<-g.release
+		}
+	}
+	return http.DefaultTransport.RoundTrip(req)
+}
+
+// TestManagerSignOutDuringRefreshSticks covers a sign-out while a refresh
+// is out: the renewed tokens must not come back when it finishes.
+func TestManagerSignOutDuringRefreshSticks(t *testing.T) {
+	t.Parallel()
+	r := newMgrRig(t, oauthtest.Options{})
+	gate := &refreshGate{entered: make(chan struct{}, 1), release: make(chan struct{})}
+	sealer, err := oauth.NewSealer(r.key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.m = oauth.NewManager(oauth.ManagerOptions{Store: r.db.OAuthStore(), Sealer: sealer, KeySource: domain.KeySourceFile,
+		RedirectURI: mgrRedirect, Clock: r.clock, HTTPClient: &http.Client{Transport: gate}})
+	r.rt = r.m.Transport(domain.ServerConfig{Name: "remote", Transport: domain.TransportHTTP, URL: r.fx.URL()}, r.sent)
+	r.call()
+	r.signIn()
+	r.fx.ExpireAccessTokens()
+	done := make(chan int, 1)
+	go func() { done <- r.call() }()
+	<-gate.entered
+	if err := r.m.SignOut(context.Background(), "remote"); err != nil {
+		t.Fatal(err)
+	}
+	close(gate.release)
+	if got := <-done; got != http.StatusUnauthorized {
+		t.Errorf("the call during sign-out: got %d, want 401", got)
+	}
+	if got := r.state(); got != domain.AuthSignInNeeded {
+		t.Fatalf("state: got %s, want %s", got, domain.AuthSignInNeeded)
+	}
+	if _, err := r.db.OAuthStore().LoadTokens(context.Background(), "remote"); err == nil {
+		t.Fatal("tokens are stored again after sign-out")
+	}
+	if got := r.call(); got != http.StatusUnauthorized || r.sent.last() != "" {
+		t.Fatalf("after sign-out: got %d carrying %q", got, r.sent.last())
+	}
+}
+
+// TestManagerChecksIssuerBeforeShowingAnError covers a mix-up: an error
+// response from another authorization server must not have its words
+// shown as this server's.
+func TestManagerChecksIssuerBeforeShowingAnError(t *testing.T) {
+	t.Parallel()
+	r := newMgrRig(t, oauthtest.Options{})
+	r.call()
+	u, err := r.m.Start(context.Background(), "remote")
+	if err != nil {
+		t.Fatal(err)
+	}
+	au, _ := url.Parse(u)
+	q := url.Values{"state": {au.Query().Get("state")}, "error": {"access_denied"},
+		"error_description": {"call 555-0100 to restore access"}, "iss": {"https://evil.example.com"}}
+	_, err = r.m.Complete(context.Background(), q)
+	if !errors.Is(err, oauth.ErrIssuerMismatch) || strings.Contains(err.Error(), "555-0100") {
+		t.Fatalf("err = %v, want the issuer mismatch without the other server's words", err)
+	}
+}
+
+// TestManagerErrorsAreRedacted covers errors that quote the server's
+// address: a secret in its query must not reach the API or the page.
+func TestManagerErrorsAreRedacted(t *testing.T) {
+	t.Parallel()
+	r := newMgrRig(t, oauthtest.Options{})
+	cfg := domain.ServerConfig{Name: "plain", Transport: domain.TransportHTTP,
+		URL: "http://mcp.example.com/mcp?apikey=sekrit-value-123"}
+	r.m.Transport(cfg, http.DefaultTransport)
+	_, err := r.m.Start(context.Background(), "plain")
+	if !errors.Is(err, oauth.ErrInsecureURL) || strings.Contains(err.Error(), "sekrit-value-123") {
+		t.Fatalf("err = %v, want ErrInsecureURL without the query secret", err)
+	}
 }

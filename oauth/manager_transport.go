@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/url"
 
 	"github.com/switchboard-mcp/switchboard/domain"
 )
@@ -26,7 +27,11 @@ func (m *Manager) Transport(cfg domain.ServerConfig, base http.RoundTripper) htt
 	}
 	m.mu.Unlock()
 	m.ensureLoaded(cfg.Name)
-	return &bearer{m: m, name: cfg.Name, base: base}
+	b := &bearer{m: m, name: cfg.Name, base: base}
+	if u, err := url.Parse(cfg.URL); err == nil && u.Host != "" {
+		b.origin = originOf(u)
+	}
+	return b
 }
 
 // resetLocked forgets everything learnt about s and its pending flows;
@@ -46,9 +51,17 @@ type bearer struct {
 	m    *Manager
 	name string
 	base http.RoundTripper
+	// origin is the server's scheme://host[:port]: the token is sent only
+	// there. The HTTP client calls RoundTrip again for every redirect, so
+	// without this a server (or anyone on a plain-http hop) answering a
+	// redirect to another host would receive the token.
+	origin string
 }
 
 func (b *bearer) RoundTrip(req *http.Request) (*http.Response, error) {
+	if b.origin == "" || originOf(req.URL) != b.origin {
+		return b.base.RoundTrip(req)
+	}
 	access := b.m.accessToken(req.Context(), b.name)
 	resp, err := b.base.RoundTrip(withBearer(req, access))
 	if err != nil {

@@ -80,9 +80,9 @@ func Exchange(ctx context.Context, hc *http.Client, md Metadata, c Client, redir
 	if md.Resource != "" {
 		opts = append(opts, oauth2.SetAuthURLParam("resource", md.Resource))
 	}
-	if hc != nil {
-		ctx = context.WithValue(ctx, oauth2.HTTPClient, hc)
-	}
+	// A token endpoint that redirects elsewhere would have the code, the
+	// verifier and maybe the secret posted on: only its own origin.
+	ctx = context.WithValue(ctx, oauth2.HTTPClient, discoveryClient(hc))
 	t, err := cfg.Exchange(ctx, code, opts...)
 	if err != nil {
 		var re *oauth2.RetrieveError
@@ -190,10 +190,9 @@ func postForm(ctx context.Context, hc *http.Client, endpoint string, c Client, f
 		// RFC 6749 §2.3.1: both parts form-encoded before Basic.
 		req.SetBasicAuth(url.QueryEscape(c.ID), url.QueryEscape(c.Secret))
 	}
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	resp, err := hc.Do(req)
+	// The form carries a refresh token or a secret: redirects only within
+	// the endpoint's origin.
+	resp, err := discoveryClient(hc).Do(req)
 	if err != nil {
 		return formResponse{}, fmt.Errorf("oauth: reaching %s: %w", endpoint, err)
 	}

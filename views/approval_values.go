@@ -86,6 +86,9 @@ func riskMessage(r domain.Risk, root string) (summary, flag Message) {
 		if r.Field == domain.FieldHeaders {
 			return Message{ID: "ApprovalRiskSendsHeader", Data: data}, Message{ID: "ApprovalFlagSends"}
 		}
+		if r.Field == domain.FieldOAuth {
+			return Message{ID: "ApprovalRiskSendsOAuth", Data: data}, Message{ID: "ApprovalFlagSends"}
+		}
 		return Message{ID: "ApprovalRiskSendsURL", Data: data}, Message{ID: "ApprovalFlagSends"}
 	}
 	return Message{ID: "ApprovalRiskOther", Data: map[string]any{"Kind": string(r.Kind)}}, Message{ID: "ApprovalFlagOther"}
