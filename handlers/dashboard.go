@@ -37,6 +37,7 @@ func pageURLs() views.PageURLs {
 			PathStatic + "/js/cards.js",
 			PathStatic + "/js/run.js",
 			PathStatic + "/js/approval.js",
+			PathStatic + "/js/elicitation.js",
 		},
 		Events:      PathPageEvents,
 		Preferences: PathUIPreferences,

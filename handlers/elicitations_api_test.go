@@ -203,7 +203,7 @@ func TestElicitationFormInTheDrawer(t *testing.T) {
 		t.Fatalf("invalid answer: %d %s; want the form with warnings and the answer kept", resp.code, resp.body)
 	}
 	form.Set("f.name", "Ada")
-	if resp := f.postFormTo(t, answer, form); resp.code != http.StatusNoContent {
+	if resp := f.postFormTo(t, answer, form); resp.code != http.StatusOK || !strings.Contains(resp.body, `hx-swap-oob="innerHTML:#activity-feed-status"`) {
 		t.Fatalf("answer: %d %s", resp.code, resp.body)
 	}
 	var sent struct {

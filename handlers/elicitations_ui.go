@@ -97,7 +97,7 @@ func (u *elicitationsUI) answer(c echo.Context) error {
 		if err := u.svc.Answer(u.scope, id, domain.ElicitationAnswer{Action: action}); err != nil {
 			return err
 		}
-		return c.NoContent(http.StatusNoContent)
+		return u.answered(c, e, action)
 	}
 	if e.Mode == domain.ElicitURL {
 		if err := u.svc.Answer(u.scope, id, domain.ElicitationAnswer{Action: action}); err != nil {
@@ -112,11 +112,14 @@ func (u *elicitationsUI) answer(c echo.Context) error {
 	if form.Get("anyway") == "" {
 		if ws := elicitationWarnings(u.validator, e.RequestedSchema, content); len(ws) > 0 {
 			// Drawn again where htmx put the form: its id is the target.
-			target := c.Request().Header.Get("HX-Target")
-			if !strings.HasSuffix(target, "-elicit") {
-				target = "elicit-" + id + "-elicit"
+			prefix, ok := strings.CutSuffix(c.Request().Header.Get("HX-Target"), views.ElicitationFormID("", id))
+			if !ok || prefix == "" {
+				prefix = "elicit-" + id
 			}
-			p := views.NewElicitationFormProps(e, strings.TrimSuffix(target, "-elicit"), ElicitationPath(id))
+			p := views.NewElicitationFormProps(e, prefix, ElicitationPath(id))
+			// This redraw replaces the form on purpose; preserved, htmx
+			// would keep the old one and the warnings would never show.
+			p.Preserve = false
 			refill(p.Fields, form)
 			for _, w := range ws {
 				p.Warnings = append(p.Warnings, w.Pointer+": "+w.Message)
@@ -132,8 +135,19 @@ func (u *elicitationsUI) answer(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.NoContent(http.StatusNoContent)
+	return u.answered(c, e, domain.ElicitAccept)
 }
+
+// answered tells the page the answer was taken: the outcome for its live
+// region, and an event elicitation.js moves focus to the card on, since
+// the form the person was in goes away.
+func (u *elicitationsUI) answered(c echo.Context, e domain.Elicitation, action string) error {
+	c.Response().Header().Set("HX-Trigger", ElicitationAnsweredEvent)
+	return u.render(c, http.StatusOK, views.ElicitationAnswered(views.NewElicitationAnsweredProps(e.Server, action)))
+}
+
+// ElicitationAnsweredEvent is the event an answered form receives.
+const ElicitationAnsweredEvent = "elicitation-answered"
 
 // elicitContent builds the answer's content from the posted form: each
 // field typed as its schema says. An empty text or number is left out,

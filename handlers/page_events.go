@@ -222,10 +222,13 @@ func (p *pageEvents) appendUpdates(ctx context.Context, out, html *bytes.Buffer,
 	return nil
 }
 
-// appendDrawerHeader appends st's drawer header, rendered from the same
-// snapshot as its chip and row, as the server's drawer event.
+// appendDrawerHeader appends st's drawer header and actions, rendered from
+// the same snapshot as its chip and row, as the server's drawer event: an
+// open drawer never offers the commands of a state its chip has left.
 func appendDrawerHeader(ctx context.Context, out, html *bytes.Buffer, st domain.Status) error {
-	return appendHTMLEvent(ctx, out, html, views.DrawerEvent(st.ServerName), views.DrawerHeader(views.NewDrawerHeaderProps(st), true))
+	return appendHTMLEvent(ctx, out, html, views.DrawerEvent(st.ServerName), templ.Join(
+		views.DrawerHeader(views.NewDrawerHeaderProps(st), true),
+		views.DrawerActions(views.NewDrawerActionsProps(st, drawerURLs(st.ServerName)), true)))
 }
 
 // appendHTMLEvent renders c and appends it to out as one event,

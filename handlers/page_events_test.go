@@ -202,6 +202,14 @@ func TestPageEventsHealErrorInOneSwap(t *testing.T) {
 	if got, _ := header.Attr("hx-swap-oob"); got != "outerHTML" {
 		t.Errorf("drawer header hx-swap-oob: got %q, want outerHTML", got)
 	}
+	// So do its actions, versioned so that a live reload that crossed
+	// this snapshot cannot bring the error's actions back.
+	actions := fragment(t, fr).Find(`[data-testid="drawer-actions"]`)
+	state, _ := actions.Attr("data-state")
+	version, _ := actions.Attr("data-version")
+	if hv, _ := header.Attr("data-version"); state != "connected" || version == "" || version != hv {
+		t.Errorf("drawer actions: state %q version %q, want connected at the header's version %q", state, version, hv)
+	}
 }
 
 func TestPageEventsFullStateWhenServersChange(t *testing.T) {

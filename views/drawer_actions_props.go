@@ -1,6 +1,10 @@
 package views
 
-import "github.com/switchboard-mcp/switchboard/domain"
+import (
+	"strconv"
+
+	"github.com/switchboard-mcp/switchboard/domain"
+)
 
 // DrawerActionsProps is the row of commands for one server.
 type DrawerActionsProps struct {
@@ -12,6 +16,9 @@ type DrawerActionsProps struct {
 	RemoveID      string
 	ConfirmSlotID string
 	URLs          DrawerURLs
+	// Version is the snapshot's, so that the page keeps the newer of two
+	// renderings that cross (the event stream's and a live reload's).
+	Version uint64
 }
 
 // NewDrawerActionsProps decides which commands a snapshot offers.
@@ -26,9 +33,13 @@ func NewDrawerActionsProps(s domain.Status, urls DrawerURLs) DrawerActionsProps 
 		RemoveID:      "drawer-remove-" + key,
 		ConfirmSlotID: ConfirmSlotID(s.ServerName),
 		URLs:          urls,
+		Version:       s.Version,
 	}
 }
 
 // DrawerActionsID is the id of a server's action row, which command
 // responses replace.
 func DrawerActionsID(name string) string { return "drawer-actions-" + ServerKey(name) }
+
+// VersionAttr is the snapshot's version as an attribute value.
+func (p DrawerActionsProps) VersionAttr() string { return strconv.FormatUint(p.Version, 10) }

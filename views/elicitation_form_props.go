@@ -40,7 +40,11 @@ const MaxElicitFields = 50
 // ElicitationFormProps is a server's question to the person: a form built
 // from the requested schema, or, in URL mode, the address to open.
 type ElicitationFormProps struct {
-	ID        string // the element id of the form, unique on the page
+	// ID is the element id of the form, unique on the page and stable
+	// for as long as the same question waits: it names the question, so
+	// a redraw of the card keeps the live form (hx-preserve) and a new
+	// question gets a new one.
+	ID        string
 	TitleID   string
 	Server    string
 	Message   string // the server's text, untrusted
@@ -51,6 +55,11 @@ type ElicitationFormProps struct {
 	Fields    []ElicitFieldProps
 	Warnings  []string // where the last answer broke the schema
 	AnywayBox bool     // offer to send an answer that breaks the schema
+	// Preserve keeps the form the page shows, with what the person typed
+	// and where their focus is, when the card or drawer around it is
+	// drawn again. The answer's own redraw (the form with warnings) is
+	// not preserved, or htmx would keep the old form instead.
+	Preserve bool
 }
 
 // ElicitFieldProps is one property of the requested schema.
@@ -108,8 +117,9 @@ type constTitle struct {
 // NewElicitationFormProps builds the form for e, whose answer is posted
 // to postURL; idPrefix makes its element ids unique on the page.
 func NewElicitationFormProps(e domain.Elicitation, idPrefix, postURL string) *ElicitationFormProps {
-	p := &ElicitationFormProps{ID: idPrefix + "-elicit", TitleID: idPrefix + "-elicit-title", Server: e.Server,
-		Message: e.Message, PostURL: postURL}
+	id := ElicitationFormID(idPrefix, e.ID)
+	p := &ElicitationFormProps{ID: id, TitleID: id + "-title", Server: e.Server,
+		Message: e.Message, PostURL: postURL, Preserve: true}
 	if e.Mode == domain.ElicitURL {
 		p.URLMode, p.URL = true, e.URL
 		if u, err := url.Parse(e.URL); err == nil {
@@ -119,6 +129,12 @@ func NewElicitationFormProps(e domain.Elicitation, idPrefix, postURL string) *El
 	}
 	p.Fields = ElicitFields(e.RequestedSchema, p.ID)
 	return p
+}
+
+// ElicitationFormID is the element id of question's form in the place
+// idPrefix names (a card, the drawer).
+func ElicitationFormID(idPrefix, question string) string {
+	return idPrefix + "-elicit-" + question
 }
 
 // ElicitFields maps a requested schema to form fields, in the order the
@@ -310,4 +326,24 @@ func textBounds(f ElicitFieldProps) templ.Attributes {
 		a["pattern"] = f.Pattern
 	}
 	return a
+}
+
+// ElicitationAnsweredProps is what the person decided about a server's
+// question, as the page announces it.
+type ElicitationAnsweredProps struct {
+	Server  string
+	Message string // the message id for the action
+}
+
+// NewElicitationAnsweredProps says action (accept, decline or cancel)
+// about server's question.
+func NewElicitationAnsweredProps(server, action string) ElicitationAnsweredProps {
+	msg := "ElicitAnsweredCancel"
+	switch action {
+	case domain.ElicitAccept:
+		msg = "ElicitAnsweredAccept"
+	case domain.ElicitDecline:
+		msg = "ElicitAnsweredDecline"
+	}
+	return ElicitationAnsweredProps{Server: server, Message: msg}
 }

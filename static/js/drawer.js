@@ -13,6 +13,7 @@
   var DRAWER = '[data-testid="drawer"]';
   var HEADER = '[data-testid="drawer-header"]';
   var CAPS = '[data-testid="drawer-caps"]';
+  var ACTIONS = '[data-testid="drawer-actions"]';
   var CONFIRM = '[data-testid="confirm-dialog"]';
   var FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), ' +
     'textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
@@ -246,6 +247,26 @@
     var have = Number(target.getAttribute('data-version')) || 0;
     var got = Number(next.getAttribute('data-version')) || 0;
     if (got < have) e.detail.shouldSwap = false;
+  });
+
+  // The action row depends on the state alone. The event stream sends it
+  // with every snapshot, but one of the state already shown is not swapped
+  // (a keyboard user on Restart keeps focus), and one older than the shown
+  // one (a live reload that crossed a newer snapshot) is dropped.
+  document.addEventListener('htmx:oobBeforeSwap', function (e) {
+    var target = e.detail.target;
+    if (!target || !target.matches || !target.matches(ACTIONS)) return;
+    var frag = e.detail.fragment;
+    var next = frag && (frag.matches && frag.matches(ACTIONS) ? frag : frag.querySelector && frag.querySelector(ACTIONS));
+    if (!next) return;
+    var have = Number(target.getAttribute('data-version')) || 0;
+    var got = Number(next.getAttribute('data-version')) || 0;
+    if (got < have) {
+      e.detail.shouldSwap = false;
+    } else if (next.getAttribute('data-state') === target.getAttribute('data-state')) {
+      e.detail.shouldSwap = false;
+      target.setAttribute('data-version', String(got));
+    }
   });
 
   // A drawer whose server is gone (removed from another page, or from the
