@@ -78,6 +78,7 @@ type (
 		*transport.StreamableHTTP
 		asks    *serverAsks
 		answers *answerPoster
+		again   *resender // re-issues a 2026-07-28 request whose stream broke
 	}
 	rawSSE struct{ *transport.SSE }
 )
@@ -107,6 +108,9 @@ func (t rawStreamableHTTP) SetProtocolVersion(version string) {
 	if t.answers != nil {
 		t.answers.version.Store(version)
 	}
+	if t.again != nil {
+		t.again.setVersion(version)
+	}
 	t.StreamableHTTP.SetProtocolVersion(version)
 }
 
@@ -118,7 +122,14 @@ func (t rawStdio) SendRequest(ctx context.Context, req transport.JSONRPCRequest)
 }
 
 func (t rawStreamableHTTP) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-	resp, err := t.StreamableHTTP.SendRequest(markSent(ctx), req)
+	send := func() (*transport.JSONRPCResponse, error) { return t.StreamableHTTP.SendRequest(markSent(ctx), req) }
+	var resp *transport.JSONRPCResponse
+	var err error
+	if t.again != nil {
+		resp, err = t.again.send(ctx, req, send)
+	} else {
+		resp, err = send()
+	}
 	resp = checkDiscover(req, resp)
 	keepRaw(ctx, resp, err)
 	return resp, err
@@ -138,7 +149,7 @@ func rawTransport(tr transport.Interface, s *session) transport.Interface {
 	case *transport.Stdio:
 		return rawStdio{t, s.asks}
 	case *transport.StreamableHTTP:
-		return rawStreamableHTTP{t, s.asks, s.answers}
+		return rawStreamableHTTP{t, s.asks, s.answers, &resender{}}
 	case *transport.SSE:
 		return rawSSE{t}
 	}
