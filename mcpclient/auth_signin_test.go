@@ -7,7 +7,6 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -38,27 +37,11 @@ func newSignInManager(t *testing.T) *oauth.Manager {
 	return oauth.NewManager(oauth.ManagerOptions{Store: db.OAuthStore(), Sealer: sealer, RedirectURI: signInRedirect})
 }
 
-// signInAsBrowser starts a sign-in, follows the authorization URL as a
-// browser would up to the redirect back, and completes it.
+// signInAsBrowser signs server in, the fixture's redirect standing in
+// for the person's browser.
 func signInAsBrowser(t *testing.T, m *oauth.Manager, server string) {
 	t.Helper()
-	u, err := m.Start(context.Background(), server)
-	if err != nil {
-		t.Fatalf("Start: %v", err)
-	}
-	hc := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := hc.Get(u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_ = resp.Body.Close()
-	back, err := url.Parse(resp.Header.Get("Location"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := m.Complete(context.Background(), back.Query()); err != nil {
-		t.Fatalf("Complete: %v", err)
-	}
+	oauthtest.SignIn(t, m, server)
 }
 
 func TestSignInThenConnectAndStepUp(t *testing.T) {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
-	"net/http"
-	"net/url"
 	"slices"
 	"testing"
 	"time"
@@ -71,23 +69,7 @@ func TestSupervisedSignInStepUpAndSignOut(t *testing.T) {
 	}
 	signIn := func() {
 		t.Helper()
-		u, err := m.Start(context.Background(), "remote")
-		if err != nil {
-			t.Fatalf("Start: %v", err)
-		}
-		hc := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-		resp, err := hc.Get(u)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_ = resp.Body.Close()
-		back, err := url.Parse(resp.Header.Get("Location"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := m.Complete(context.Background(), back.Query()); err != nil {
-			t.Fatalf("Complete: %v", err)
-		}
+		oauthtest.SignIn(t, m, "remote")
 	}
 	authIs := func(st domain.Status, s domain.AuthState) bool { return st.Auth != nil && st.Auth.State == s }
 
