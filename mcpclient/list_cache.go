@@ -57,6 +57,10 @@ func (c *listCache) drop(kind domain.ListKind) {
 	}
 }
 
+// maxListTTL bounds how long a list result is reused, whatever ttlMs says:
+// a change notification lost on a broken stream is forgotten within it.
+const maxListTTL = time.Hour
+
 // pagesTTL is the shortest ttlMs of a list's pages: the whole list may be
 // reused only as long as every page may. A page without one makes it zero.
 func pagesTTL(pages []json.RawMessage) time.Duration {
@@ -68,7 +72,9 @@ func pagesTTL(pages []json.RawMessage) time.Duration {
 		if json.Unmarshal(p, &hint) != nil || hint.TTLMs == nil || *hint.TTLMs <= 0 {
 			return 0
 		}
-		d := time.Duration(*hint.TTLMs) * time.Millisecond
+		// A server cannot pin its lists for longer than maxListTTL (nor
+		// overflow the duration with a huge ttlMs).
+		d := time.Duration(min(*hint.TTLMs, maxListTTL.Milliseconds())) * time.Millisecond
 		if i == 0 || d < ttl {
 			ttl = d
 		}

@@ -175,6 +175,9 @@ func keyFromKeychain(kc Keychain, timeout time.Duration) ([]byte, error) {
 		found  bool
 		err    error
 	}
+	// A keychain that never answers keeps this goroutine (and the one of
+	// Set below) for the life of the process: the keychain API cannot be
+	// cancelled, and it happens once, at start-up.
 	ch := make(chan got, 1)
 	go func() {
 		s, found, err := kc.Get(KeychainService, KeychainAccount)

@@ -97,6 +97,7 @@ func (m *Manager) runRefresh(s *server, call *refreshCall, md Metadata, c Client
 		if len(tok.Scopes) == 0 {
 			tok.Scopes = old.Scopes
 		}
+		tok.expiresFrom(now)
 		rec := tokenRecord{URL: url, Metadata: md, Client: c, Token: tok, Obtained: now}
 		if serr := m.saveTokens(ctx, s.name, rec); serr != nil {
 			// Still use it: the old refresh token may be spent already.

@@ -225,6 +225,7 @@ func (m *Manager) Complete(ctx context.Context, q url.Values) (name string, err 
 	if len(tok.Scopes) == 0 {
 		tok.Scopes = f.scopes
 	}
+	tok.expiresFrom(now)
 	rec := tokenRecord{URL: f.url, Metadata: f.md, Client: f.client, Token: tok, Obtained: now}
 	sctx, cancel := background()
 	defer cancel()

@@ -655,3 +655,18 @@ func TestManagerErrorsAreRedacted(t *testing.T) {
 		t.Fatalf("err = %v, want ErrInsecureURL without the query secret", err)
 	}
 }
+
+// A token's expiry is reckoned on the Manager's clock, which decides
+// renewals, not on the wall clock the token request happened to read.
+func TestManagerReckonsExpiryOnItsClock(t *testing.T) {
+	t.Parallel()
+	r := newMgrRig(t, oauthtest.Options{TokenLifetime: time.Hour})
+	r.clock.Advance(365 * 24 * time.Hour)
+	r.call()
+	r.signIn()
+	st := r.m.AuthStatus("remote")
+	want := r.clock.Now().Add(time.Hour)
+	if st == nil || st.ExpiresAt.Sub(want).Abs() > time.Minute {
+		t.Fatalf("expires at %v, want about %v", st, want)
+	}
+}

@@ -247,3 +247,13 @@ func parseExpiresIn(raw json.RawMessage) int64 {
 	}
 	return n
 }
+
+// expiresFrom sets Expiry to ExpiresIn after now, so that the Manager's
+// clock, not the wall clock Exchange and Refresh read, decides when a
+// token is due for renewal. A token without expires_in keeps no expiry.
+func (t *Token) expiresFrom(now time.Time) {
+	t.Expiry = time.Time{}
+	if t.ExpiresIn > 0 {
+		t.Expiry = now.Add(t.ExpiresIn)
+	}
+}

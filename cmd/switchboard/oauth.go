@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/switchboard-mcp/switchboard/domain"
+	"github.com/switchboard-mcp/switchboard/handlers"
 	"github.com/switchboard-mcp/switchboard/oauth"
 	"github.com/switchboard-mcp/switchboard/sqlite"
 )
@@ -67,10 +68,10 @@ func keychainWanted(getenv func(string) string) bool {
 func redirectURI(addr string) string {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return "http://" + addr + "/oauth/callback"
+		return "http://" + addr + handlers.PathOAuthCallback
 	}
 	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() || ip.IsLoopback() {
 		host = "127.0.0.1"
 	}
-	return "http://" + net.JoinHostPort(host, port) + "/oauth/callback"
+	return "http://" + net.JoinHostPort(host, port) + handlers.PathOAuthCallback
 }
