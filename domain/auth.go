@@ -102,6 +102,10 @@ type SignIns interface {
 	// person pasted. It returns the server's name, also on most errors,
 	// so the page can say which sign-in failed.
 	Complete(ctx context.Context, callback url.Values) (server string, err error)
+	// CompleteFor is Complete for an address a person pasted for server:
+	// a state that belongs to another server's sign-in is refused with
+	// ErrSignInOtherServer and stays usable for that server.
+	CompleteFor(ctx context.Context, server string, callback url.Values) error
 	// SignOut forgets the server's tokens, revoking them where the
 	// authorization server supports it.
 	SignOut(ctx context.Context, server string) error
@@ -117,6 +121,9 @@ var (
 	// ErrSignInUnknown is a callback whose state Switchboard never issued,
 	// already used, or expired (10 minutes).
 	ErrSignInUnknown = errors.New("this sign-in was not started by Switchboard, was already used, or has expired")
+	// ErrSignInOtherServer is an address pasted for one server that
+	// finishes the sign-in of another.
+	ErrSignInOtherServer = errors.New("this address finishes the sign-in of another server; paste it where that sign-in was started")
 	// ErrNeedsClientID is a sign-in that cannot register Switchboard with
 	// the authorization server: a person must give a client ID.
 	ErrNeedsClientID = errors.New("the authorization server needs a client ID registered by hand")

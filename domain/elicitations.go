@@ -28,11 +28,14 @@ var ErrTooManyElicitations = errors.New("too many of this server's questions are
 
 // Bounds on what a server's question may hold. Its text and schema are
 // drawn in the dashboard on every poll and sent whole by the API, so a
-// hostile server must not make them arbitrarily large; a message is cut,
-// anything else too large is refused.
+// hostile server must not make them arbitrarily large; a message is cut
+// (the card says so), anything else too large is refused. The message's
+// bound is generous, like the schema's: the card shows a long message
+// whole in a block that scrolls, and a gateway client always gets the
+// server's params unchanged.
 const (
 	maxPendingPerServer   = 16
-	maxElicitMessageBytes = 8 << 10
+	maxElicitMessageBytes = 64 << 10
 	maxElicitSchemaBytes  = 64 << 10
 	maxElicitURLBytes     = 8 << 10
 	maxElicitIDBytes      = 1 << 10
@@ -62,7 +65,11 @@ type Elicitation struct {
 	InvocationID string
 	Scope        Scope // the call's; zero for a request of no call
 	Mode         string
-	Message      string
+	// Message is the server's text, cut to maxElicitMessageBytes.
+	Message string
+	// MessageBytes is the length of the message the server sent, so the
+	// person can be told when Message is only its start.
+	MessageBytes int
 	// RequestedSchema is the form's schema exactly as the server sent it;
 	// empty in URL mode.
 	RequestedSchema json.RawMessage

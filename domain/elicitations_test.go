@@ -212,26 +212,48 @@ func TestElicitationNotAskedByTheClientGoesToThePerson(t *testing.T) {
 
 // A server's question is bounded: a URL whose host Go and a browser could
 // read differently, or a schema too large to build a form from, is
-// refused; a long message is cut.
+// refused; a host in other scripts is accepted (the card shows its
+// punycode); a long message is cut, and its length kept.
 func TestParseElicitationBounds(t *testing.T) {
 	refused := map[string]string{
-		"backslash":    `{"mode":"url","url":"https://evil.example\\@good.example/"}`,
-		"tab":          `{"mode":"url","url":"https://good.example\tx/"}`,
-		"no-host":      `{"mode":"url","url":"https:///path"}`,
-		"homograph":    `{"mode":"url","url":"https://gооgle.com/"}`,
-		"encoded-host": `{"mode":"url","url":"https://g%D0%BE%D0%BEgle.com/"}`,
-		"long-url":     `{"mode":"url","url":"https://example.com/` + strings.Repeat("a", 9000) + `"}`,
-		"long-id":      `{"mode":"url","url":"https://example.com/","elicitationId":"` + strings.Repeat("i", 2000) + `"}`,
-		"large-schema": `{"requestedSchema":{"type":"object","description":"` + strings.Repeat("d", 70000) + `"}}`,
+		"backslash":     `{"mode":"url","url":"https://evil.example\\@good.example/"}`,
+		"tab":           `{"mode":"url","url":"https://good.example\tx/"}`,
+		"no-host":       `{"mode":"url","url":"https:///path"}`,
+		"userinfo":      `{"mode":"url","url":"https://good.example@evil.example/"}`,
+		"javascript":    `{"mode":"url","url":"javascript:alert(1)"}`,
+		"nbsp":          `{"mode":"url","url":"https://good.example\u00a0/"}`,
+		"c1-control":    `{"mode":"url","url":"https://good.example/\u0085"}`,
+		"bidi-override": `{"mode":"url","url":"https://good.example/\u202egpj.exe"}`,
+		"encoded-space": `{"mode":"url","url":"https://good%20.example/"}`,
+		"long-url":      `{"mode":"url","url":"https://example.com/` + strings.Repeat("a", 9000) + `"}`,
+		"long-id":       `{"mode":"url","url":"https://example.com/","elicitationId":"` + strings.Repeat("i", 2000) + `"}`,
+		"large-schema":  `{"requestedSchema":{"type":"object","description":"` + strings.Repeat("d", 70000) + `"}}`,
 	}
 	for name, params := range refused {
 		if e, err := domain.ParseElicitation("srv", json.RawMessage(params)); err == nil {
 			t.Errorf("%s: accepted as %+v", name, e.URL)
 		}
 	}
-	e, err := domain.ParseElicitation("srv", json.RawMessage(`{"message":"`+strings.Repeat("m", 20000)+`"}`))
-	if err != nil || len(e.Message) == 0 || len(e.Message) > 8<<10 {
-		t.Errorf("long message: %d bytes, %v; want it cut to 8 KiB", len(e.Message), err)
+	accepted := map[string]string{
+		"homograph":    "https://g\u043e\u043egle.com/",
+		"encoded-host": "https://g%D0%BE%D0%BEgle.com/",
+		"cjk-host":     "https://\u4f8b\u3048.jp:8443/a?b=c",
+		"punycode":     "https://xn--r8jz45g.jp/",
+	}
+	for name, u := range accepted {
+		e, err := domain.ParseElicitation("srv", json.RawMessage(`{"mode":"url","url":"`+u+`"}`))
+		if err != nil || e.URL == "" {
+			t.Errorf("%s: got %v, want it accepted", name, err)
+		}
+	}
+	long := strings.Repeat("m", 100000)
+	e, err := domain.ParseElicitation("srv", json.RawMessage(`{"message":"`+long+`"}`))
+	if err != nil || len(e.Message) != 64<<10 || e.MessageBytes != 100000 {
+		t.Errorf("long message: %d of %d bytes, %v; want 65536 of 100000", len(e.Message), e.MessageBytes, err)
+	}
+	e, err = domain.ParseElicitation("srv", json.RawMessage(`{"message":"`+long[:20000]+`"}`))
+	if err != nil || len(e.Message) != 20000 || e.MessageBytes != 20000 {
+		t.Errorf("20 KB message: %d of %d bytes, %v; want it whole", len(e.Message), e.MessageBytes, err)
 	}
 }
 

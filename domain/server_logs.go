@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
@@ -46,11 +45,18 @@ const (
 	defaultServerLogBytes   = 4096
 	maxLogLevelLen          = 32
 	maxLoggerLen            = 256
+	defaultServerLogBurst   = 50 * time.Millisecond
 )
 
 // LogLevelSetter asks a server for a logging level; *Fleet is one.
 type LogLevelSetter interface {
 	SetLogLevel(ctx context.Context, server, level string) error
+}
+
+// RedactorSource gives the redactor of a server's own secrets; *Fleet is
+// one.
+type RedactorSource interface {
+	Redactor(server string) (Redactor, error)
 }
 
 // ServerLogsOptions configures ServerLogs.
@@ -64,6 +70,14 @@ type ServerLogsOptions struct {
 	Entries int
 	// MaxDataBytes bounds one message's kept data; 0 means 4096.
 	MaxDataBytes int
+	// Redactors removes each server's secrets from its messages once, as
+	// they are kept, so no reader redacts them again; nil removes only
+	// the secrets any redactor recognises by their shape.
+	Redactors RedactorSource
+	// Burst is how long subscribers wait after a message for the rest of
+	// its burst, so a chatty server wakes each page once per burst rather
+	// than once per message; 0 means 50ms, a negative value no wait.
+	Burst time.Duration
 }
 
 // ServerLogs keeps each server's recent log messages for the drawer, and
@@ -72,10 +86,11 @@ type ServerLogsOptions struct {
 type ServerLogs struct {
 	opts ServerLogsOptions
 
-	mu     sync.Mutex // guards rings, levels, subs
-	rings  map[string]*logRing
-	levels map[string]string
-	subs   map[chan struct{}]struct{}
+	mu      sync.Mutex // guards rings, levels, subs, pending
+	rings   map[string]*logRing
+	levels  map[string]*levelWishes
+	subs    map[chan struct{}]struct{}
+	pending bool // a burst's timer is running and will wake subscribers
 }
 
 // logRing is one server's kept messages.
@@ -98,7 +113,10 @@ func NewServerLogs(opts ServerLogsOptions) *ServerLogs {
 	if opts.MaxDataBytes <= 0 {
 		opts.MaxDataBytes = defaultServerLogBytes
 	}
-	return &ServerLogs{opts: opts, rings: map[string]*logRing{}, levels: map[string]string{}, subs: map[chan struct{}]struct{}{}}
+	if opts.Burst == 0 {
+		opts.Burst = defaultServerLogBurst
+	}
+	return &ServerLogs{opts: opts, rings: map[string]*logRing{}, levels: map[string]*levelWishes{}, subs: map[chan struct{}]struct{}{}}
 }
 
 // logParams is what notifications/message carries.
@@ -108,8 +126,11 @@ type logParams struct {
 	Data   json.RawMessage `json:"data"`
 }
 
-// Add keeps n when it is a log message and tells subscribers; any other
-// notification, or params that are not an object, are ignored.
+// Add keeps n when it is a log message at or above the level the drawer
+// asked for, redacted with the server's redactor, and tells subscribers
+// once the burst it belongs to is over. Any other notification, params
+// that are not an object, or a server the redactors no longer know are
+// ignored.
 func (l *ServerLogs) Add(n ServerNotification) {
 	if n.Method != NotifyMessage {
 		return
@@ -118,32 +139,79 @@ func (l *ServerLogs) Add(n ServerNotification) {
 	if err := json.Unmarshal(n.Params, &p); err != nil {
 		return
 	}
+	level := cutText(p.Level, maxLogLevelLen)
+	l.mu.Lock()
+	hidden := l.belowDrawerLocked(n.Server, level)
+	l.mu.Unlock()
+	if hidden {
+		return
+	}
+	var r Redactor
+	if l.opts.Redactors != nil {
+		var err error
+		if r, err = l.opts.Redactors.Redactor(n.Server); err != nil {
+			return // removed meanwhile
+		}
+	}
 	e := ServerLog{
 		At:     l.opts.Clock.Now(),
-		Level:  cutText(p.Level, maxLogLevelLen),
-		Logger: cutText(p.Logger, maxLoggerLen),
+		Level:  level,
+		Logger: r.Redact(cutText(p.Logger, maxLoggerLen)),
 	}
-	e.Text, e.Truncated = logText(p.Data, l.opts.MaxDataBytes)
-	// The data itself is kept only when short: escapes can make its JSON
-	// several times longer than its text.
+	if !ValidLogLevel(level) {
+		e.Level = r.Redact(level)
+	}
+	var text string
+	text, e.Truncated = logText(p.Data, l.opts.MaxDataBytes)
+	e.Text = r.Redact(text)
+	// The data itself is kept only when short and free of secrets:
+	// escapes can make its JSON several times longer than its text.
+	// Anything but a string reads as its own JSON, already redacted.
 	if raw := compactJSON(p.Data); !e.Truncated && len(raw) > 0 && len(raw) <= 2*l.opts.MaxDataBytes {
-		e.Data = slices.Clone(raw)
+		clean := e.Text == text
+		if clean && string(raw) != text {
+			clean = r.Redact(string(raw)) == string(raw)
+		}
+		if clean {
+			e.Data = slices.Clone(raw)
+		}
 	}
 
 	l.mu.Lock()
-	r := l.rings[n.Server]
-	if r == nil {
-		r = &logRing{}
-		l.rings[n.Server] = r
+	defer l.mu.Unlock()
+	ring := l.rings[n.Server]
+	if ring == nil {
+		ring = &logRing{}
+		l.rings[n.Server] = ring
 	}
-	r.seq++
-	e.Seq = r.seq
-	if len(r.entries) == l.opts.Entries {
-		r.entries = append(r.entries[:0], r.entries[1:]...)
+	ring.seq++
+	e.Seq = ring.seq
+	if len(ring.entries) == l.opts.Entries {
+		ring.entries = append(ring.entries[:0], ring.entries[1:]...)
 	}
-	r.entries = append(r.entries, e)
-	l.notifyLocked()
-	l.mu.Unlock()
+	ring.entries = append(ring.entries, e)
+	l.burstLocked()
+}
+
+// burstLocked wakes subscribers now, or after the burst window when there
+// is one; messages arriving meanwhile ride the same wake-up.
+func (l *ServerLogs) burstLocked() {
+	if l.opts.Burst < 0 {
+		l.notifyLocked()
+		return
+	}
+	if l.pending {
+		return
+	}
+	l.pending = true
+	t := l.opts.Clock.NewTimer(l.opts.Burst)
+	go func() {
+		<-t.C()
+		l.mu.Lock()
+		l.pending = false
+		l.notifyLocked()
+		l.mu.Unlock()
+	}()
 }
 
 // notifyLocked wakes every subscriber that is not already awake.
@@ -166,6 +234,32 @@ func (l *ServerLogs) Entries(server string) []ServerLog {
 	}
 	return slices.Clone(r.entries)
 }
+
+// Since returns server's kept messages after seq after, oldest first, and
+// the server's Seq. whole reports whether they are every message after
+// after: false when some were dropped from the front since, or the
+// server was forgotten and counts anew, so a reader must start over with
+// Entries.
+func (l *ServerLogs) Since(server string, after uint64) (entries []ServerLog, seq uint64, whole bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	r := l.rings[server]
+	if r == nil {
+		return nil, 0, after == 0
+	}
+	if after > r.seq {
+		return nil, r.seq, false
+	}
+	first := r.seq - uint64(len(r.entries)) + 1 // the oldest kept
+	if after+1 < first {
+		return nil, r.seq, false
+	}
+	return slices.Clone(r.entries[after+1-first:]), r.seq, true
+}
+
+// Cap is how many messages are kept per server: a reader that appends
+// what Since returns trims its list to this many.
+func (l *ServerLogs) Cap() int { return l.opts.Entries }
 
 // Seq returns how many messages server has sent so far: a reader that saw
 // the same number has seen them all.
@@ -190,41 +284,6 @@ func (l *ServerLogs) Subscribe() (<-chan struct{}, func()) {
 		delete(l.subs, ch)
 		l.mu.Unlock()
 	}
-}
-
-// Level returns the level a person last asked server for, or "" when
-// nobody did and the server keeps its own default.
-func (l *ServerLogs) Level(server string) string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.levels[server]
-}
-
-// SetLevel asks server for level through the options' setter and, once it
-// agreed, remembers the level so it is asked again after a reconnect
-// (Follow). A level outside LogLevels is ErrInvalidRequest.
-func (l *ServerLogs) SetLevel(ctx context.Context, server, level string) error {
-	if !ValidLogLevel(level) {
-		return fmt.Errorf("log level %q: %w", cutText(level, maxLogLevelLen), ErrInvalidRequest)
-	}
-	if l.opts.Levels == nil {
-		return fmt.Errorf("set log level of %s: %w", server, ErrNotConnected)
-	}
-	if err := l.opts.Levels.SetLogLevel(ctx, server, level); err != nil {
-		return err
-	}
-	l.mu.Lock()
-	l.levels[server] = level
-	l.mu.Unlock()
-	return nil
-}
-
-// Forget drops what is kept of server: its messages and its level.
-func (l *ServerLogs) Forget(server string) {
-	l.mu.Lock()
-	delete(l.rings, server)
-	delete(l.levels, server)
-	l.mu.Unlock()
 }
 
 // logText renders data for reading and reports whether it was cut to max

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Follow keeps the levels people picked across reconnects, until ctx ends:
+// Follow keeps the levels people and clients asked for across reconnects, until ctx ends:
 // a new connection starts at the server's own default, so each server is
 // asked again for its remembered level whenever it connects anew. A server
 // that is removed is forgotten.
@@ -32,15 +32,17 @@ func (l *ServerLogs) Follow(ctx context.Context, hub *Hub) {
 				continue
 			}
 			asked[name] = st.ConnectedAt
-			level := l.Level(name)
-			if level == "" || l.opts.Levels == nil {
+			l.mu.Lock()
+			_, wished := l.levels[name]
+			l.mu.Unlock()
+			if !wished || l.opts.Levels == nil {
 				continue
 			}
 			// One slow server must not hold back the others' levels.
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if err := l.opts.Levels.SetLogLevel(ctx, name, level); err != nil && ctx.Err() == nil {
+				if level, err := l.resend(ctx, name); err != nil && ctx.Err() == nil {
 					l.opts.Log.Warn("cannot ask a reconnected server for its log level again", "server", name, "level", level, "error", err)
 				}
 			}()

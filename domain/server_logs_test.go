@@ -70,16 +70,23 @@ func TestServerLogsBoundsRingAndText(t *testing.T) {
 	}
 }
 
-func TestServerLogsSignalsSubscribers(t *testing.T) {
-	logs := domain.NewServerLogs(domain.ServerLogsOptions{})
+func TestServerLogsSignalsSubscribersOncePerBurst(t *testing.T) {
+	clock := domaintest.NewClock(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
+	logs := domain.NewServerLogs(domain.ServerLogsOptions{Clock: clock, Burst: 50 * time.Millisecond})
 	ch, stop := logs.Subscribe()
 	logs.Add(logNote("a", `{"level":"info","data":"x"}`))
-	logs.Add(logNote("a", `{"level":"info","data":"y"}`)) // coalesced into the pending signal
+	logs.Add(logNote("b", `{"level":"info","data":"y"}`)) // same burst
+	clock.WaitForTimer(t, 50*time.Millisecond)
 	select {
 	case <-ch:
+		t.Fatal("got a signal before the burst was over")
 	default:
-		t.Fatal("no signal after a message")
 	}
+	if n := len(clock.Timers()); n != 1 {
+		t.Errorf("got %d burst timers, want one for both messages", n)
+	}
+	clock.Advance(50 * time.Millisecond)
+	<-ch // the burst's one signal
 	select {
 	case <-ch:
 		t.Fatal("got a second signal, want one pending at most")
@@ -87,10 +94,89 @@ func TestServerLogsSignalsSubscribers(t *testing.T) {
 	}
 	stop()
 	logs.Add(logNote("a", `{"level":"info","data":"z"}`))
+	clock.WaitForTimer(t, 50*time.Millisecond)
+	clock.Advance(50 * time.Millisecond)
 	select {
 	case <-ch:
 		t.Fatal("got a signal after the subscription ended")
 	default:
+	}
+}
+
+func TestServerLogsSignalsAtOnceWithoutBurst(t *testing.T) {
+	logs := domain.NewServerLogs(domain.ServerLogsOptions{Burst: -1})
+	ch, stop := logs.Subscribe()
+	defer stop()
+	logs.Add(logNote("a", `{"level":"info","data":"x"}`))
+	select {
+	case <-ch:
+	default:
+		t.Fatal("no signal after a message")
+	}
+}
+
+func TestServerLogsSinceTellsWhatIsNew(t *testing.T) {
+	logs := domain.NewServerLogs(domain.ServerLogsOptions{Entries: 3, Burst: -1})
+	if got, seq, whole := logs.Since("a", 0); got != nil || seq != 0 || !whole {
+		t.Errorf("got %v %d %v for a silent server, want nothing new and whole", got, seq, whole)
+	}
+	for range 2 {
+		logs.Add(logNote("a", `{"level":"info","data":"x"}`))
+	}
+	if got, seq, whole := logs.Since("a", 1); len(got) != 1 || got[0].Seq != 2 || seq != 2 || !whole {
+		t.Errorf("got %+v %d %v, want message 2 alone", got, seq, whole)
+	}
+	for range 3 {
+		logs.Add(logNote("a", `{"level":"info","data":"x"}`))
+	}
+	// Kept now: 3, 4, 5.
+	if got, seq, whole := logs.Since("a", 2); len(got) != 3 || got[0].Seq != 3 || seq != 5 || !whole {
+		t.Errorf("got %+v %d %v after 2, want 3..5", got, seq, whole)
+	}
+	if _, seq, whole := logs.Since("a", 1); whole || seq != 5 {
+		t.Errorf("got whole %v seq %d after 1, want not whole: message 2 was dropped", whole, seq)
+	}
+	if _, _, whole := logs.Since("a", 9); whole {
+		t.Error("got whole after a seq the server never reached, want a start over")
+	}
+	if got, _, whole := logs.Since("a", 5); len(got) != 0 || !whole {
+		t.Errorf("got %+v %v after the newest, want nothing and whole", got, whole)
+	}
+}
+
+// redactors gives every server a redactor of the one secret.
+type redactors struct{ secret string }
+
+func (r redactors) Redactor(server string) (domain.Redactor, error) {
+	if server == "gone" {
+		return domain.Redactor{}, domain.ErrNotFound
+	}
+	return domain.NewRedactor(r.secret), nil
+}
+
+func TestServerLogsRedactsOnceWhenKept(t *testing.T) {
+	logs := domain.NewServerLogs(domain.ServerLogsOptions{Redactors: redactors{"hunter2-secret"}, Burst: -1})
+	logs.Add(logNote("a", `{"level":"error","logger":"hunter2-secret","data":{"pw":"hunter2-secret"}}`))
+	logs.Add(logNote("a", `{"level":"hunter2-secret","data":"fine"}`))
+	logs.Add(logNote("gone", `{"level":"info","data":"x"}`))
+	got := logs.Entries("a")
+	if len(got) != 2 {
+		t.Fatalf("got %d entries, want 2", len(got))
+	}
+	for _, e := range got {
+		all := e.Level + e.Logger + e.Text + string(e.Data)
+		if strings.Contains(all, "hunter2-secret") {
+			t.Errorf("got %+v, want the secret redacted", e)
+		}
+	}
+	if got[0].Data != nil {
+		t.Errorf("got data %s, want data that held a secret withheld", got[0].Data)
+	}
+	if string(got[1].Data) != `"fine"` {
+		t.Errorf("got data %s, want clean data kept", got[1].Data)
+	}
+	if logs.Entries("gone") != nil {
+		t.Error("got messages of a server the fleet no longer knows, want none")
 	}
 }
 

@@ -50,4 +50,55 @@ func TestDrawerServerLogs(t *testing.T) {
 		t.Error("the server's markup became elements, want it escaped")
 	}
 	checkAxe(t, page, "drawer with log messages")
+
+	// Later messages arrive as new entries at the top of the list (only
+	// the new ones travel), newest first, each once.
+	if _, err := page.Evaluate(`sel => { document.querySelector(sel).dataset.marked = '1'; }`, entry); err != nil {
+		t.Fatal(err)
+	}
+	callTool(t, in, name, "log_message", map[string]any{"message": "second", "level": "warning"})
+	callTool(t, in, name, "log_message", map[string]any{"message": "third", "level": "error"})
+	waitTrue(t, page, `sel => document.querySelectorAll(sel).length === 3`, entry, "three log entries")
+	got, err := page.Evaluate(`sel => [...document.querySelectorAll(sel)].map(e => e.querySelector('[data-testid="log-data"]').textContent).join(',')`, entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != "third,second,cache <b>warm</b>" {
+		t.Errorf("entries: got %q, want newest first, each once", got)
+	}
+	if count(t, page, entry+`[data-marked]`) != 1 {
+		t.Error("the first entry was replaced, want the new ones added beside it")
+	}
+}
+
+// TestLogListKeepsEachEntryOnceWithinItsCap: logs.js, after an appended
+// burst, drops an entry the list held already (a drawer opened while the
+// burst was on its way), puts the entries newest first, and trims the
+// oldest beyond the list's data-cap.
+func TestLogListKeepsEachEntryOnceWithinItsCap(t *testing.T) {
+	in := demoOnly(t, "demo")
+	page := open(t, in)
+	got, err := page.Evaluate(`async () => {
+		const ol = document.createElement('ol');
+		ol.className = 'log-list';
+		ol.dataset.cap = '3';
+		for (const s of [6, 4, 5, 4, 3, 2]) {
+			const li = document.createElement('li');
+			li.dataset.seq = String(s);
+			ol.append(li);
+		}
+		document.body.append(ol);
+		ol.firstChild.dispatchEvent(new CustomEvent('htmx:oobAfterSwap', {bubbles: true, detail: {target: ol}}));
+		await Promise.resolve();
+		await Promise.resolve();
+		const seqs = [...ol.children].map(li => li.dataset.seq).join(',');
+		ol.remove();
+		return seqs;
+	}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != "6,5,4" {
+		t.Errorf("list: got %v, want 6,5,4", got)
+	}
 }

@@ -29,6 +29,18 @@ type WrittenDTO struct {
 	Env     map[string]string `json:"env,omitempty"`
 	URL     string            `json:"url,omitempty"`
 	Headers map[string]string `json:"headers,omitempty"`
+	OAuth   *WrittenOAuthDTO  `json:"oauth,omitempty"`
+}
+
+// WrittenOAuthDTO is the "oauth" key as written: the client identity and
+// scopes a sign-in will present. The client secret alone is redacted
+// (its ${VAR} references stay), so that approving never means reading a
+// secret off the screen or out of a log of API answers.
+type WrittenOAuthDTO struct {
+	ClientID          string   `json:"clientId,omitempty"`
+	ClientSecret      string   `json:"clientSecret,omitempty"`
+	ClientMetadataURL string   `json:"clientMetadataUrl,omitempty"`
+	Scopes            []string `json:"scopes,omitempty"`
 }
 
 // EnvRefDTO is one ${VAR} of the entry: where it is (key for env and
@@ -69,6 +81,10 @@ func ApprovalJSON(r *domain.ApprovalRequest) *ApprovalDTO {
 			URL: w.URL, Headers: maps.Clone(w.Headers)},
 		Variables: make([]EnvRefDTO, 0, len(r.Refs)),
 		Risks:     make([]RiskDTO, 0, len(r.Risks)),
+	}
+	if o := w.OAuth; o != nil {
+		d.Written.OAuth = &WrittenOAuthDTO{ClientID: o.ClientID, ClientSecret: domain.RedactWrittenSecret(o.ClientSecret),
+			ClientMetadataURL: o.ClientMetadataURL, Scopes: slices.Clone(o.Scopes)}
 	}
 	for _, ref := range r.Refs {
 		d.Variables = append(d.Variables, EnvRefDTO{Variable: ref.Variable, Field: string(ref.Field), Key: ref.Key,

@@ -34,6 +34,7 @@ func pageURLs() views.PageURLs {
 			PathStatic + "/js/htmx-ext-sse-2.2.4.js",
 			PathStatic + "/js/app.js",
 			PathStatic + "/js/drawer.js",
+			PathStatic + "/js/logs.js",
 			PathStatic + "/js/cards.js",
 			PathStatic + "/js/run.js",
 			PathStatic + "/js/approval.js",

@@ -163,7 +163,7 @@ func TestScriptsAreServed(t *testing.T) {
 	var srcs []string
 	doc.Find("script").Each(func(_ int, s *goquery.Selection) { srcs = append(srcs, s.AttrOr("src", "")) })
 	want := []string{"/static/js/htmx-2.0.11.min.js", "/static/js/htmx-ext-sse-2.2.4.js", "/static/js/app.js",
-		"/static/js/drawer.js", "/static/js/cards.js", "/static/js/run.js", "/static/js/approval.js", "/static/js/elicitation.js"}
+		"/static/js/drawer.js", "/static/js/logs.js", "/static/js/cards.js", "/static/js/run.js", "/static/js/approval.js", "/static/js/elicitation.js"}
 	if strings.Join(srcs, " ") != strings.Join(want, " ") {
 		t.Fatalf("scripts: got %v, want %v in this order", srcs, want)
 	}

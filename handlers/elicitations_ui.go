@@ -58,9 +58,9 @@ func elicitationForm(svc *domain.Elicitations, inv domain.Invocation, cardID str
 	return views.NewElicitationFormProps(e, cardID, ElicitationPath(e.ID))
 }
 
-// drawerList answers a server's questions of no call, or 204 when they
-// are the ones the drawer already shows (its poll sends their ids), so
-// a form being filled in is not redrawn.
+// drawerList answers a server's questions of no call, for the drawer's
+// first render; the page event stream keeps the list current afterwards
+// (page_events_elicitations.go).
 func (u *elicitationsUI) drawerList(c echo.Context) error {
 	name, err := serverName(c)
 	if err != nil {
@@ -70,18 +70,16 @@ func (u *elicitationsUI) drawerList(c echo.Context) error {
 	if u.svc != nil {
 		es = u.svc.ForServer(name)
 	}
-	if c.QueryParam("shown") == views.ElicitationsShown(es) {
-		return c.NoContent(http.StatusNoContent)
-	}
 	p := views.NewDrawerElicitationsProps(es, ElicitationPath)
 	return u.render(c, http.StatusOK, views.DrawerElicitationsList(p))
 }
 
 // answer takes the form's answer. Accept builds the content from the
-// fields as the schema types them; content that breaks the schema comes
-// back as the form with the problems listed and "send anyway" offered. A
-// URL-mode accept answers the server and, in the new tab the form opened,
-// goes to the address.
+// fields as the schema types them; content that breaks the schema, or a
+// string that does not match its pattern (checked here, never in the
+// browser), comes back as the form with the problems listed and "send
+// anyway" offered. A URL-mode accept answers the server and, in the new
+// tab the form opened, goes to the address.
 func (u *elicitationsUI) answer(c echo.Context) error {
 	id := c.Param(idParam)
 	e, err := u.svc.Get(u.scope, id)
@@ -110,7 +108,9 @@ func (u *elicitationsUI) answer(c echo.Context) error {
 	fields := views.ElicitFields(e.RequestedSchema, "x")
 	content := elicitContent(fields, form)
 	if form.Get("anyway") == "" {
-		if ws := elicitationWarnings(u.validator, e.RequestedSchema, content); len(ws) > 0 {
+		ws := elicitationWarnings(u.validator, e.RequestedSchema, content)
+		mismatched := domain.ElicitPatternMismatches(e.RequestedSchema, content)
+		if len(ws) > 0 || len(mismatched) > 0 {
 			// Drawn again where htmx put the form: its id is the target.
 			prefix, ok := strings.CutSuffix(c.Request().Header.Get("HX-Target"), views.ElicitationFormID("", id))
 			if !ok || prefix == "" {
@@ -121,6 +121,7 @@ func (u *elicitationsUI) answer(c echo.Context) error {
 			// would keep the old one and the warnings would never show.
 			p.Preserve = false
 			refill(p.Fields, form)
+			views.MarkPatternMismatches(p.Fields, mismatched)
 			for _, w := range ws {
 				p.Warnings = append(p.Warnings, w.Pointer+": "+w.Message)
 			}

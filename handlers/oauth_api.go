@@ -87,7 +87,8 @@ func (a *signInsAPI) signOut(c echo.Context) error {
 
 // complete finishes a sign-in from the address the browser was sent to.
 func (a *signInsAPI) complete(c echo.Context) error {
-	if _, err := serverName(c); err != nil {
+	name, err := serverName(c)
+	if err != nil {
 		return err
 	}
 	shape := &apiError{http.StatusBadRequest, "bad_request", `the body must be {"callbackUrl": "…"}, the whole address the browser was sent back to`}
@@ -99,11 +100,10 @@ func (a *signInsAPI) complete(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	server, err := a.signIns.Complete(c.Request().Context(), q)
-	if err != nil {
+	if err := a.signIns.CompleteFor(c.Request().Context(), name, q); err != nil {
 		return signInFailure(err)
 	}
-	return c.JSON(http.StatusOK, CompletedDTO{ServerName: server})
+	return c.JSON(http.StatusOK, CompletedDTO{ServerName: name})
 }
 
 func (a *signInsAPI) setClient(c echo.Context) error {
@@ -171,6 +171,8 @@ func signInFailure(err error) error {
 		return err
 	case errors.Is(err, domain.ErrNoSignIn):
 		return &apiError{http.StatusConflict, "no_sign_in", err.Error()}
+	case errors.Is(err, domain.ErrSignInOtherServer):
+		return &apiError{http.StatusConflict, "sign_in_other_server", domain.ErrSignInOtherServer.Error()}
 	case errors.Is(err, domain.ErrSignInUnknown):
 		return &apiError{http.StatusBadRequest, "sign_in_unknown", domain.ErrSignInUnknown.Error()}
 	case errors.Is(err, domain.ErrNeedsClientID):
@@ -185,9 +187,10 @@ func signInFailure(err error) error {
 
 // signInToasts word the sign-in failures in the drawer's toast.
 var signInToasts = map[string]string{
-	"no_sign_in":         "ToastNoSignIn",
-	"sign_in_unknown":    "ToastSignInUnknown",
-	"needs_client_id":    "ToastNeedsClientID",
-	"not_a_callback":     "ToastNotACallback",
-	"client_id_required": "ToastClientIDRequired",
+	"no_sign_in":           "ToastNoSignIn",
+	"sign_in_unknown":      "ToastSignInUnknown",
+	"sign_in_other_server": "ToastSignInOtherServer",
+	"needs_client_id":      "ToastNeedsClientID",
+	"not_a_callback":       "ToastNotACallback",
+	"client_id_required":   "ToastClientIDRequired",
 }

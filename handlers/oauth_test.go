@@ -64,6 +64,19 @@ func (f *fakeSignIns) Complete(_ context.Context, q url.Values) (string, error) 
 	return f.completeTo, nil
 }
 
+// CompleteFor refuses a state that belongs to another server's sign-in,
+// as the manager does, and otherwise completes as Complete does.
+func (f *fakeSignIns) CompleteFor(ctx context.Context, server string, q url.Values) error {
+	f.mu.Lock()
+	other := f.completeTo != "" && f.completeTo != server
+	f.mu.Unlock()
+	if other {
+		return fmt.Errorf("sign in to %s: %w", server, domain.ErrSignInOtherServer)
+	}
+	_, err := f.Complete(ctx, q)
+	return err
+}
+
 func (f *fakeSignIns) SignOut(_ context.Context, server string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -363,5 +376,21 @@ func TestSignInRoutesAbsentWithoutSignIns(t *testing.T) {
 	code, _ := f.do(t, http.MethodGet, handlers.PathOAuthCallback+"?code=c&state=s", nil)
 	if code != http.StatusNotFound {
 		t.Errorf("callback without sign-ins: got %d, want 404", code)
+	}
+}
+
+func TestPastedAddressOfAnotherServerIsRefused(t *testing.T) {
+	f, s := newSignInFixture(t)
+	s.set(func(s *fakeSignIns) { s.completeTo = "linear" })
+	pasted := "http://127.0.0.1:9/oauth/callback?code=c&state=s"
+	code, body := f.postJSON(t, handlers.ServerPath(handlers.PathServerAuthComplete, "github"), `{"callbackUrl": "`+pasted+`"}`)
+	wantError(t, code, body, http.StatusConflict, "sign_in_other_server")
+
+	r := f.ui(t, http.MethodPost, handlers.ServerPath(handlers.PathUIAuthComplete, "github"), url.Values{"callbackUrl": {pasted}}, "pt-BR")
+	wantToast(t, r, http.StatusConflict, "sign_in_other_server", "outro servidor")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.callbacks) != 0 || s.status["linear"] != nil {
+		t.Errorf("the other server's sign-in was used: callbacks %v, status %+v", s.callbacks, s.status["linear"])
 	}
 }

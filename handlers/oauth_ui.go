@@ -84,7 +84,7 @@ func (s *signInsUI) complete(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.signIns.Complete(c.Request().Context(), q); err != nil {
+	if err := s.signIns.CompleteFor(c.Request().Context(), name, q); err != nil {
 		return signInFailure(err)
 	}
 	return s.section(c, name, "AuthNoticeSignedIn")

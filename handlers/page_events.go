@@ -33,6 +33,9 @@ type pageEvents struct {
 	// logs keeps open drawers' log messages live (server_logs_events.go);
 	// nil shows none.
 	logs *serverLogsFeed
+	// elicitations keeps open drawers' questions of no call live
+	// (page_events_elicitations.go); nil shows none.
+	elicitations *domain.Elicitations
 }
 
 // stream first sends the full current state, which replaces the header
@@ -75,6 +78,7 @@ func (p *pageEvents) stream(c echo.Context) error {
 		shown[s.ServerName] = s
 	}
 	logs, wake := p.logs.watch(ctx, reloads, shown)
+	asks, wake := watchElicitations(ctx, p.elicitations, wake, shown)
 
 	w := c.Response()
 	h := w.Header()
@@ -112,7 +116,7 @@ func (p *pageEvents) stream(c echo.Context) error {
 			out.Write(ping)
 			continue
 		}
-		reloaded := logs.reloaded(woke)
+		reloaded := logs.reloaded(asks.woke(woke))
 		if err := feed.appendChanges(rctx, &out, &html, invs); err != nil {
 			return err
 		}
@@ -127,6 +131,9 @@ func (p *pageEvents) stream(c echo.Context) error {
 			return err
 		}
 		if err := logs.appendChanged(rctx, &out, &html, shown, p.now()); err != nil {
+			return err
+		}
+		if err := asks.appendChanged(rctx, &out, &html, shown); err != nil {
 			return err
 		}
 		if reloaded {

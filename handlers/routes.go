@@ -154,7 +154,8 @@ func ServerPath(pattern, name string) string {
 // viewLinks are the URLs templates need beyond their props; the handlers
 // put them in each render's context.
 var viewLinks = views.Links{History: PathUIHistory, RunForm: RunFormPath, Connect: PathConnect,
-	Elicitations: func(server string) string { return ServerPath(PathUIServerElicitations, server) }}
+	Elicitations: func(server string) string { return ServerPath(PathUIServerElicitations, server) },
+	SignIn:       func(server string) string { return ServerPath(PathUIAuthStart, server) }}
 
 // register adds every route. It is the one route table of the binary.
 func register(e *echo.Echo, opts Options, signIn *signInPage) {
@@ -186,7 +187,8 @@ func register(e *echo.Echo, opts Options, signIn *signInPage) {
 	// -- page routes (events, preferences): register below this line --
 	prefs := signIn.prefs
 	dashboard := &dashboardPage{fleet: opts.Fleet, config: opts.Config, prefs: prefs, demo: opts.Demo, now: time.Now}
-	pageStream := &pageEvents{hub: opts.Fleet.Hub(), config: opts.Config, prefs: prefs, heartbeat: opts.Heartbeat, done: opts.Done, now: time.Now}
+	pageStream := &pageEvents{hub: opts.Fleet.Hub(), config: opts.Config, prefs: prefs, heartbeat: opts.Heartbeat, done: opts.Done, now: time.Now,
+		elicitations: opts.Elicitations}
 	e.GET(PathDashboard, dashboard.show)
 	e.GET(PathPageEvents, pageStream.stream)
 	e.POST(PathUIPreferences, prefs.save)

@@ -37,14 +37,14 @@ func (f *serverLogsFeed) drawerProps(name string) (views.DrawerLogsProps, error)
 	return f.props(name, time.Now())
 }
 
-// props is the drawer's log section for one server.
+// props is the drawer's log section for one server. The messages were
+// redacted when they were kept, so rendering them redacts nothing again.
 func (f *serverLogsFeed) props(name string, now time.Time) (views.DrawerLogsProps, error) {
-	r, err := f.fleet.Redactor(name)
-	if err != nil {
+	if _, err := f.fleet.Status(name); err != nil {
 		return views.DrawerLogsProps{}, err
 	}
-	return views.NewDrawerLogsProps(name, f.logs.Entries(name), f.logs.Seq(name), f.logs.Level(name),
-		ServerPath(PathUILogLevel, name), r, now), nil
+	return views.NewDrawerLogsProps(name, f.logs.Entries(name), f.logs.Seq(name), f.logs.Cap(), f.logs.Level(name),
+		ServerPath(PathUILogLevel, name), now), nil
 }
 
 // setLogLevel asks the server for the chosen level and answers with the
@@ -116,19 +116,14 @@ func (a *serverLogsAPI) list(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	r, err := a.feed.fleet.Redactor(name)
-	if err != nil {
+	if _, err := a.feed.fleet.Status(name); err != nil {
 		return err
 	}
 	logs := a.feed.logs
 	dto := ServerLogsDTO{Server: name, Level: logs.Level(name), Logs: []ServerLogDTO{}}
 	for _, e := range logs.Entries(name) {
-		d := ServerLogDTO{Seq: e.Seq, At: e.At.UnixMilli(), Level: r.Redact(e.Level), Logger: r.Redact(e.Logger),
-			Text: r.Redact(e.Text), Truncated: e.Truncated}
-		if e.Data != nil && r.Redact(string(e.Data)) == string(e.Data) {
-			d.Data = e.Data
-		}
-		dto.Logs = append(dto.Logs, d)
+		dto.Logs = append(dto.Logs, ServerLogDTO{Seq: e.Seq, At: e.At.UnixMilli(), Level: e.Level, Logger: e.Logger,
+			Data: e.Data, Text: e.Text, Truncated: e.Truncated})
 	}
 	return c.JSON(http.StatusOK, dto)
 }

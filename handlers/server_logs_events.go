@@ -63,15 +63,31 @@ func (w *logsWatch) reloaded(woke bool) bool {
 	return w.config.Swap(false)
 }
 
-// appendChanged sends, as each server's drawer event, the log list of every
-// server with messages the page has not seen.
+// appendChanged sends, as each server's drawer event, the log messages
+// the page has not seen: only the new entries when the page's list holds
+// every message before them, so a burst costs the new messages' markup
+// and not the whole list's; the whole list when it holds none yet, or
+// messages it missed were dropped meanwhile, or the server counts anew.
 func (w *logsWatch) appendChanged(ctx context.Context, out, html *bytes.Buffer, shown map[string]domain.Status, now time.Time) error {
 	if w == nil || !w.logged.Swap(false) {
 		return nil
 	}
+	for name := range w.sent {
+		if _, ok := shown[name]; !ok {
+			delete(w.sent, name) // removed: a server of that name starts over
+		}
+	}
 	for name := range shown {
-		seq := w.feed.logs.Seq(name)
-		if seq == w.sent[name] {
+		after := w.sent[name]
+		entries, seq, whole := w.feed.logs.Since(name, after)
+		if whole && len(entries) == 0 {
+			continue
+		}
+		if whole && after > 0 {
+			w.sent[name] = seq
+			if err := appendHTMLEvent(ctx, out, html, views.DrawerEvent(name), views.LogAppend(views.NewLogAppendProps(name, entries, now))); err != nil {
+				return err
+			}
 			continue
 		}
 		p, err := w.feed.props(name, now)

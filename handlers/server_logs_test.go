@@ -7,8 +7,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/switchboard-mcp/switchboard/domain"
+	"github.com/switchboard-mcp/switchboard/domain/domaintest"
 	"github.com/switchboard-mcp/switchboard/handlers"
 	"github.com/switchboard-mcp/switchboard/views"
 )
@@ -133,15 +135,48 @@ func TestServerLogsInDrawerAndLive(t *testing.T) {
 	s := f.openPageEvents(t, nil)
 	s.until(t, "the full state", func(fr sseFrame) bool { return isFullState(fragment(t, fr)) })
 	addLog(logs, "files", `{"level":"error","logger":"db","data":"<b>second</b>"}`)
-	fr, _ := s.until(t, "the drawer's log list", func(fr sseFrame) bool {
-		return fr.Event == views.DrawerEvent("files") && strings.Contains(fr.Data, "log-list-wrap")
+	fr, _ := s.until(t, "the drawer's new log entry", func(fr sseFrame) bool {
+		return fr.Event == views.DrawerEvent("files") && strings.Contains(fr.Data, "log-append")
 	})
 	doc := fragment(t, fr)
-	list := doc.Find(`#` + views.DrawerLogListID("files") + `[hx-swap-oob="outerHTML"]`)
-	if list.Length() != 1 || list.AttrOr("data-seq", "") != "2" {
-		t.Fatalf("got %q, want the list out of band at seq 2", fr.Data)
+	app := doc.Find(`[data-testid="log-append"][hx-swap-oob="afterbegin:#` + views.DrawerLogItemsID("files") + `"]`)
+	if app.Length() != 1 {
+		t.Fatalf("got %q, want the new entries out of band at the top of the list", fr.Data)
 	}
-	if first := list.Find(`[data-testid="log-data"]`).First().Text(); first != "<b>second</b>" {
-		t.Errorf("got newest %q, want the new message first, as text", first)
+	if n := app.Find(`[data-testid="log-entry"]`).Length(); n != 1 || strings.Contains(fr.Data, "first") {
+		t.Errorf("got %d entries in %q, want the new message alone", n, fr.Data)
+	}
+	if got := app.Find(`[data-testid="log-data"]`).Text(); got != "<b>second</b>" {
+		t.Errorf("got %q, want the new message as text", got)
+	}
+}
+
+func TestServerLogsLiveSendsWholeListWhenMessagesWereDropped(t *testing.T) {
+	clock := domaintest.NewClock(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
+	logs := domain.NewServerLogs(domain.ServerLogsOptions{Levels: &levelRecorder{}, Clock: clock, Entries: 2, Burst: 20 * time.Millisecond})
+	f := newFixture(t, func(o *handlers.Options) { o.ServerLogs = logs })
+	f.connect(t, stdio("files"), domain.Capabilities{})
+	addLog(logs, "files", `{"level":"info","data":"one"}`)
+	clock.WaitForTimer(t, 20*time.Millisecond)
+	clock.Advance(20 * time.Millisecond)
+
+	s := f.openPageEvents(t, nil)
+	s.until(t, "the full state", func(fr sseFrame) bool { return isFullState(fragment(t, fr)) })
+	// One burst drops "one" and "two" from the front: the page's list
+	// cannot be mended by adding, so it is sent whole.
+	for _, d := range []string{"two", "three", "four"} {
+		addLog(logs, "files", `{"level":"info","data":"`+d+`"}`)
+	}
+	clock.WaitForTimer(t, 20*time.Millisecond)
+	clock.Advance(20 * time.Millisecond)
+	fr, _ := s.until(t, "the drawer's whole log list", func(fr sseFrame) bool {
+		return fr.Event == views.DrawerEvent("files") && strings.Contains(fr.Data, "log-list-wrap")
+	})
+	list := fragment(t, fr).Find(`#` + views.DrawerLogListID("files") + `[hx-swap-oob="outerHTML"]`)
+	if list.Length() != 1 || list.AttrOr("data-seq", "") != "4" || list.Find(`[data-testid="log-entry"]`).Length() != 2 {
+		t.Fatalf("got %q, want the whole list out of band at seq 4 with the two kept", fr.Data)
+	}
+	if strings.Contains(fr.Data, "log-append") {
+		t.Errorf("got %q, want no appended entries beside the whole list", fr.Data)
 	}
 }

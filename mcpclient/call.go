@@ -46,10 +46,11 @@ func (s *session) CallTool(ctx context.Context, tool string, args json.RawMessag
 		}()
 		req.Params.Meta = &mcp.Meta{ProgressToken: token}
 	}
-	return s.sendRaw(ctx, "call "+tool, func(ctx context.Context) error {
+	res, err := s.sendRaw(ctx, "call "+tool, func(ctx context.Context) error {
 		_, err := s.client.CallTool(ctx, req)
 		return err
 	})
+	return res, declined(err)
 }
 
 // callRequest is tools/call of tool with args as the object to send.

@@ -65,7 +65,7 @@ func (a inputAnswerer) ListRoots(ctx context.Context, _ mcp.ListRootsRequest) (*
 // ask puts one request to the call's Asker and decodes its answer into
 // out. When nobody can be asked, roots get the workspace (the request is
 // part of a call, so the call's context applies) and elicitation and
-// sampling fail the call with the reason (an elicitation of a call made
+// sampling decline the call with the reason (an elicitation of a call made
 // without an Asker goes to people first), since an input_required result
 // has no way to carry a refusal back to the server.
 func (a inputAnswerer) ask(ctx context.Context, method string, params any, out any) error {
@@ -83,8 +83,12 @@ func (a inputAnswerer) ask(ctx context.Context, method string, params any, out a
 	} else {
 		res, err = asker.Ask(ctx, domain.ServerRequest{Server: a.server, Method: method, Params: raw})
 	}
-	if errors.Is(err, domain.ErrNotAsked) && method == domain.MethodRoots {
-		res, err = workspaceRoots(a.workspace), nil
+	if errors.Is(err, domain.ErrNotAsked) {
+		if method == domain.MethodRoots {
+			res, err = workspaceRoots(a.workspace), nil
+		} else {
+			return &declinedError{why: err}
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", method, err)
@@ -96,4 +100,29 @@ func (a inputAnswerer) ask(ctx context.Context, method string, params any, out a
 		return fmt.Errorf("the answer to the server's %s: %w", method, err)
 	}
 	return nil
+}
+
+// declinedError is a server's request inside an input_required result that
+// nobody could be asked. It fails the call, which the retry cannot carry a
+// refusal in, with the words the handshake era's server hears in the
+// JSON-RPC error of the same refusal (serverAsks.fallback), read as a
+// decline.
+type declinedError struct {
+	why error // wraps domain.ErrNotAsked
+}
+
+func (e *declinedError) Error() string { return "declined: " + e.why.Error() }
+
+func (e *declinedError) Unwrap() error { return e.why }
+
+// declined returns the refusal inside a failed call's err, without what
+// mcp-go's retry loop and the request categorizing wrapped around it, so
+// that the call's card says why the call ended; any other err is returned
+// as it is.
+func declined(err error) error {
+	var d *declinedError
+	if errors.As(err, &d) {
+		return d
+	}
+	return err
 }

@@ -23,12 +23,14 @@ import (
 const everythingEntry = "../e2e/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
 
 // Lists server-everything 2026.8.31 offers a client that declares
-// elicitation, sampling and roots, as Switchboard does on stdio and
-// streamable HTTP: its 12 always-on tools plus simulate-research-query,
-// get-roots-list, trigger-elicitation-request, trigger-url-elicitation
-// and trigger-sampling-request, which it registers once initialized.
+// elicitation, sampling, roots and tasks, as Switchboard does on stdio and
+// streamable HTTP (and as the MCP Inspector does): its 12 always-on tools
+// plus simulate-research-query, get-roots-list,
+// trigger-elicitation-request, trigger-url-elicitation,
+// trigger-sampling-request and their two -async forms, which it registers
+// once initialized.
 const (
-	everythingTools     = 17
+	everythingTools     = 19
 	everythingResources = 7
 	everythingTemplates = 2
 	everythingPrompts   = 4

@@ -19,7 +19,17 @@ import (
 
 // askCapabilities is what Switchboard declares it can answer: a server's
 // elicitation (both modes), sampling and roots requests, which it puts to
-// whoever made the call. Roots never change while a session lasts.
+// whoever made the call, and the first two also as tasks (clientTasks), so
+// that a server offers a capable client everything it has (server-everything
+// keeps its async elicitation and sampling tools for such clients). Roots
+// never change while a session lasts.
+//
+// The same set rides in every 2026-07-28 request's _meta, where servers
+// send no requests of their own and tasks are an extension a server would
+// negotiate separately: there the tasks entry asks nothing of the server.
+// It is declared anyway because mcp-go fixes the capabilities before it
+// knows which era the server speaks, and a 2026-07-28 first attempt that
+// falls back to initialize must still declare it.
 func askCapabilities() mcp.ClientCapabilities {
 	return mcp.ClientCapabilities{
 		Elicitation: &mcp.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}},
@@ -27,6 +37,7 @@ func askCapabilities() mcp.ClientCapabilities {
 		Roots: &struct {
 			ListChanged bool `json:"listChanged,omitempty"`
 		}{},
+		Tasks: taskCapability(),
 	}
 }
 
@@ -44,12 +55,15 @@ type serverAsks struct {
 	// nil refuses it.
 	people  domain.Asker
 	session context.Context
+	// tasks runs the elicitations and sampling requests a server asked to
+	// have run as tasks, and answers its tasks/* requests about them.
+	tasks *clientTasks
 }
 
 // serverAsks returns the answerer of s's server requests.
 func (c *Connector) serverAsks(s *session, server string) *serverAsks {
 	return &serverAsks{server: server, workspace: c.opts.Workspace, log: s.log, calls: &s.running, sent: &s.sent,
-		people: c.opts.NoCallAsker, session: s.ctx}
+		people: c.opts.NoCallAsker, session: s.ctx, tasks: newClientTasks(s.ctx)}
 }
 
 // asked reports whether method is one serverAsks answers; everything else
@@ -63,21 +77,26 @@ func asked(method string) bool {
 }
 
 // handler is the request handler mcp-go's transport gets: next, mcp-go's
-// own, for every method but the three serverAsks answers. With post, the
-// answer is sent through it and the transport is given none to send. A
-// nil serverAsks leaves everything to next.
+// own, for every method but the three serverAsks answers and the tasks/*
+// requests about the ones it runs as tasks (mcp-go's client knows none of
+// them). With post, the answer is sent through it and the transport is
+// given none to send. A nil serverAsks leaves everything to next.
 func (a *serverAsks) handler(next transport.RequestHandler, post func(*transport.JSONRPCResponse)) transport.RequestHandler {
 	if a == nil {
 		return next
 	}
 	return func(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-		if !asked(req.Method) {
-			if next == nil {
-				return nil, fmt.Errorf("unsupported request method: %s", req.Method)
-			}
+		var resp *transport.JSONRPCResponse
+		switch {
+		case asked(req.Method):
+			resp = a.answer(ctx, req)
+		case a.tasks != nil && taskMethod(req.Method):
+			resp = a.tasks.answer(req)
+		case next == nil:
+			return nil, fmt.Errorf("unsupported request method: %s", req.Method)
+		default:
 			return next(ctx, req)
 		}
-		resp := a.answer(ctx, req)
 		if post == nil {
 			return resp, nil
 		}
@@ -88,7 +107,9 @@ func (a *serverAsks) handler(next transport.RequestHandler, post func(*transport
 
 // answer puts req to the caller of the call it belongs to and returns the
 // response to send. It never fails: whatever goes wrong becomes the
-// JSON-RPC error the server receives.
+// JSON-RPC error the server receives. A request the server asked to have
+// run as a task is answered at once with the task, when someone can be
+// asked and the task store has room (see startTask).
 func (a *serverAsks) answer(ctx context.Context, req transport.JSONRPCRequest) *transport.JSONRPCResponse {
 	params, ok := a.sent.take(req.ID)
 	var err error
@@ -99,31 +120,85 @@ func (a *serverAsks) answer(ctx context.Context, req transport.JSONRPCRequest) *
 		return transport.NewJSONRPCErrorResponse(req.ID, mcp.INVALID_PARAMS,
 			fmt.Sprintf("Switchboard could not read the %s params: %v", req.Method, err), nil)
 	}
-	var (
-		asker  domain.Asker
-		askCtx context.Context
-	)
+	r := a.route(ctx, req.Method)
+	if req.Method != domain.MethodRoots && r.err == nil {
+		rest, ttl, isTask, err := splitTask(params)
+		if err != nil {
+			return transport.NewJSONRPCErrorResponse(req.ID, mcp.INVALID_PARAMS,
+				fmt.Sprintf("Switchboard could not read the %s params: %v", req.Method, err), nil)
+		}
+		if isTask {
+			if resp := a.startTask(req, r, rest, ttl); resp != nil {
+				return resp
+			}
+			// No room for another task: answered here, as a client
+			// without tasks would, and the task is not passed on.
+			params = rest
+		}
+	}
+	res, err := a.put(r.ctx, r, req.Method, params)
+	return a.respond(req, res, err, r.call != nil)
+}
+
+// askRoute is who a server's request is put to, decided when it arrives:
+// the call in flight then (or a person, for an elicitation that belongs to
+// no call), even when the asking happens later, in a task.
+type askRoute struct {
+	call   *runningCall
+	asker  domain.Asker
+	people bool
+	// ctx is what the asking runs on: the call's own ctx, since a person
+	// or a client may take as long as the call itself may (not mcp-go's
+	// request ctx), or the session's for a person asked outside any call.
+	ctx context.Context
+	// err, wrapping domain.ErrNotAsked, says why nobody can be asked.
+	err error
+}
+
+// route finds who answers a server's method request that arrived on ctx.
+func (a *serverAsks) route(ctx context.Context, method string) askRoute {
 	call, running := a.calls.callOf(ctx)
-	if call != nil {
-		asker, askCtx = domain.AskerFrom(call.ctx), call.ctx
-	}
-	var res json.RawMessage
 	switch {
-	case call == nil && req.Method == domain.MethodElicit && a.people != nil:
-		res, err = a.askPeople(req, params)
+	case call == nil && method == domain.MethodElicit && a.people != nil:
+		sctx := a.session
+		if sctx == nil {
+			sctx = context.Background()
+		}
+		return askRoute{people: true, ctx: sctx}
 	case call == nil:
-		err = notTied(req.Method, running)
-	case asker == nil:
-		err = fmt.Errorf("%w: the call was made without anyone to answer a server's %s", domain.ErrNotAsked, req.Method)
-	default:
-		// The call's own ctx, not mcp-go's request ctx: a person or a
-		// client may take as long as the call itself may.
-		res, err = asker.Ask(askCtx, domain.ServerRequest{Server: a.server, Method: req.Method, Params: params})
+		return askRoute{err: notTied(method, running)}
 	}
+	r := askRoute{call: call, asker: domain.AskerFrom(call.ctx), ctx: call.ctx}
+	if r.asker == nil {
+		r.err = fmt.Errorf("%w: the call was made without anyone to answer a server's %s", domain.ErrNotAsked, method)
+	}
+	return r
+}
+
+// put asks whoever r names, on ctx (r.ctx or one derived from it).
+func (a *serverAsks) put(ctx context.Context, r askRoute, method string, params json.RawMessage) (json.RawMessage, error) {
+	sr := domain.ServerRequest{Server: a.server, Method: method, Params: params}
+	switch {
+	case r.err != nil:
+		return nil, r.err
+	case r.people:
+		// No call's deadline ends it, so it is bounded here.
+		ctx, cancel := context.WithTimeout(ctx, noCallAskTimeout)
+		defer cancel()
+		return a.people.Ask(ctx, sr)
+	default:
+		return r.asker.Ask(ctx, sr)
+	}
+}
+
+// respond turns what the asking gave into the response to send: nobody
+// asked becomes Switchboard's own answer (fallback), any other failure the
+// error the answerer gave, and a result must be JSON.
+func (a *serverAsks) respond(req transport.JSONRPCRequest, res json.RawMessage, err error, tied bool) *transport.JSONRPCResponse {
 	switch {
 	case errors.Is(err, domain.ErrNotAsked):
 		a.log.Debug("server request answered by Switchboard", "method", req.Method, "reason", err.Error())
-		return a.fallback(req, err, call != nil)
+		return a.fallback(req, err, tied)
 	case err != nil:
 		return errorResponse(req.ID, err)
 	case len(bytes.TrimSpace(res)) == 0:
@@ -138,21 +213,10 @@ func (a *serverAsks) answer(ctx context.Context, req transport.JSONRPCRequest) *
 }
 
 // noCallAskTimeout bounds how long an elicitation that belongs to no call
-// waits for a person, since no call's deadline ends it.
+// waits for a person, since no call's deadline ends it. It runs on the
+// session's context, not mcp-go's request context, which a streamable
+// HTTP transport cuts off after 30 seconds.
 const noCallAskTimeout = 10 * time.Minute
-
-// askPeople puts an elicitation that belongs to no call to a person, on
-// the session's context (not mcp-go's request context, which a streamable
-// HTTP transport cuts off after 30 seconds).
-func (a *serverAsks) askPeople(req transport.JSONRPCRequest, params json.RawMessage) (json.RawMessage, error) {
-	ctx := a.session
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	ctx, cancel := context.WithTimeout(ctx, noCallAskTimeout)
-	defer cancel()
-	return a.people.Ask(ctx, domain.ServerRequest{Server: a.server, Method: req.Method, Params: params})
-}
 
 // notTied says why a request could not be tied to one call.
 func notTied(method string, running int) error {

@@ -166,19 +166,19 @@ func (s *session) onNotification(n mcp.JSONRPCNotification) {
 	}
 }
 
-// Probe sends ping, or on 2026-07-28, where mcp-go's Ping sends nothing,
-// server/discover, which every server of that revision must answer.
+// Probe sends ping, or on 2026-07-28, which has no ping, one cheap list
+// the server declared (see aliveModern), within the caller's deadline.
 func (s *session) Probe(ctx context.Context) error {
 	ex := &exchange{}
 	rctx := withExchange(ctx, ex)
 	var err error
 	if mcp.IsModernProtocol(s.version) {
-		_, err = s.client.Discover(rctx, mcp.DiscoverRequest{})
-	} else {
-		err = s.client.Ping(rctx)
+		err = s.aliveModern(rctx)
+	} else if err = s.client.Ping(rctx); err != nil {
+		err = fmt.Errorf("ping: %w", err)
 	}
 	if err != nil {
-		return s.requestError(ctx, ex, fmt.Errorf("ping: %w", err))
+		return s.requestError(ctx, ex, err)
 	}
 	return nil
 }

@@ -47,6 +47,10 @@ type Options struct {
 	// Notifications is the feed of servers' log messages and resource
 	// updates that Run passes on to clients; nil passes none.
 	Notifications *domain.ServerNotifications
+	// LogLevels combines the level the gateway's clients ask a server for
+	// with the one a person picked in its drawer (*domain.ServerLogs), so
+	// neither overrides the other; nil asks the servers directly.
+	LogLevels ClientLogLevels
 	// Sessions keeps legacy sessions' client identities across restarts;
 	// nil forgets them, so a session resumed after a restart has no
 	// client name.

@@ -17,6 +17,16 @@ var levelOrder = []mcp.LoggingLevel{
 	mcp.LoggingLevelError, mcp.LoggingLevelCritical, mcp.LoggingLevelAlert, mcp.LoggingLevelEmergency,
 }
 
+// ClientLogLevels takes the level a relay of a server's log messages asks
+// the server for, "" when it no longer asks (*domain.ServerLogs).
+type ClientLogLevels interface {
+	SetClientLevel(ctx context.Context, server, client, level string) error
+}
+
+// gatewayClient is the name the gateway's wishes go by in ClientLogLevels:
+// it adds up its own sessions' levels first.
+const gatewayClient = "gateway"
+
 // listeners are the sessions of one endpoint that can receive log
 // messages, with the level each asked for (mcp-go filters by that level;
 // the gateway only needs it to choose the upstream level).
@@ -38,11 +48,17 @@ func (ep *endpoint) addLogging(hooks *server.Hooks) {
 		defer ep.logs.mu.Unlock()
 		ep.logs.sessions[s.SessionID()] = s
 	})
-	hooks.AddOnUnregisterSession(func(_ context.Context, s server.ClientSession) {
+	hooks.AddOnUnregisterSession(func(ctx context.Context, s server.ClientSession) {
 		ep.logs.mu.Lock()
 		delete(ep.logs.sessions, s.SessionID())
+		_, asked := ep.logs.levels[s.SessionID()]
 		delete(ep.logs.levels, s.SessionID())
 		ep.logs.mu.Unlock()
+		// A session that asked for more detail is gone: the servers go
+		// back to what the others (and the drawer) want.
+		if asked {
+			ep.g.syncLogLevels(ctx, ep.server)
+		}
 	})
 	hooks.AddAfterSetLevel(func(ctx context.Context, _ any, req *mcp.SetLevelRequest, _ *mcp.EmptyResult) {
 		s := server.ClientSessionFromContext(ctx)
@@ -93,7 +109,8 @@ func (l *listeners) send(mcpSrv *server.MCPServer, level mcp.LoggingLevel, param
 // syncLogLevels asks each affected server for the most detailed level
 // any listener wants: those of its own endpoint and of the aggregated
 // one. changed is the endpoint whose sessions changed ("" is /mcp, which
-// listens to every server). A level is sent only when it changed.
+// listens to every server). A level is passed on only when it changed,
+// and "" (no listener asks any more) only to LogLevels.
 func (g *Gateway) syncLogLevels(ctx context.Context, changed string) {
 	g.mu.Lock()
 	var servers []string
@@ -117,26 +134,37 @@ func (g *Gateway) syncLogLevels(ctx context.Context, changed string) {
 				level = own
 			}
 		}
-		if level == "" {
-			continue
-		}
 		g.levelMu.Lock()
 		if g.upstreamLevels == nil {
 			g.upstreamLevels = map[string]mcp.LoggingLevel{}
 		}
-		same := g.upstreamLevels[s] == level
+		prev, known := g.upstreamLevels[s]
+		same := prev == level && (known || level == "")
 		g.upstreamLevels[s] = level
 		g.levelMu.Unlock()
 		if same {
 			continue
 		}
-		if err := g.opts.Fleet.SetLogLevel(context.WithoutCancel(ctx), s, string(level)); err != nil {
+		if err := g.askLevel(context.WithoutCancel(ctx), s, level); err != nil {
 			g.opts.Log.Warn("gateway cannot set a server's log level", "server", s, "level", level, "error", err)
 			g.levelMu.Lock()
 			delete(g.upstreamLevels, s)
 			g.levelMu.Unlock()
 		}
 	}
+}
+
+// askLevel passes the level the gateway's sessions want of server on: to
+// LogLevels, which adds the drawer's, or straight to the server. "" means
+// they no longer want any, which only LogLevels can act on.
+func (g *Gateway) askLevel(ctx context.Context, server string, level mcp.LoggingLevel) error {
+	if g.opts.LogLevels != nil {
+		return g.opts.LogLevels.SetClientLevel(ctx, server, gatewayClient, string(level))
+	}
+	if level == "" {
+		return nil
+	}
+	return g.opts.Fleet.SetLogLevel(ctx, server, string(level))
 }
 
 func rank(l mcp.LoggingLevel) int {

@@ -21,6 +21,7 @@ type Request struct {
 // challenge's, else the protected resource's scopes_supported, else none;
 // offline_access is added only when the authorization server advertises
 // it (asking for it elsewhere gets invalid_scope from strict servers).
+// At most maxScopes are asked for.
 func Scopes(md Metadata, ch Challenge, configured []string) []string {
 	var base []string
 	switch {
@@ -40,6 +41,7 @@ func Scopes(md Metadata, ch Challenge, configured []string) []string {
 	if slices.Contains(md.ScopesSupported, "offline_access") && !slices.Contains(out, "offline_access") {
 		out = append(out, "offline_access")
 	}
+	out, _ = capScopes(out) // the sources were capped; together they may not be
 	if len(out) == 0 {
 		return nil
 	}

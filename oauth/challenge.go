@@ -20,8 +20,11 @@ type Challenge struct {
 	Description string
 	// ResourceMetadata is the RFC 9728 resource_metadata URL, when given.
 	ResourceMetadata string
-	// Scopes are the space-separated scope parameter, split.
+	// Scopes are the space-separated scope parameter, split and capped
+	// (see capScopes).
 	Scopes []string
+	// DroppedScopes counts the scopes left out of Scopes, for the log.
+	DroppedScopes int
 }
 
 // InsufficientScope reports whether the server refused the token as too
@@ -82,7 +85,7 @@ func parseHeader(v string) []Challenge {
 			case "resource_metadata":
 				c.ResourceMetadata = val
 			case "scope":
-				c.Scopes = strings.Fields(val)
+				c.Scopes, c.DroppedScopes = capScopes(strings.Fields(val))
 			}
 		}
 		out = append(out, c)

@@ -36,6 +36,10 @@ type Metadata struct {
 	// Legacy says no protected-resource metadata was found and the
 	// 2025-03-26 fallbacks (the server's origin) were used.
 	Legacy bool
+
+	// DroppedScopes counts the scopes capScopes left out of ResourceScopes
+	// and ScopesSupported, for the log; it is not stored.
+	DroppedScopes int `json:"-"`
 }
 
 // Errors discovery returns (wrapped) so callers can explain them.
@@ -88,7 +92,7 @@ func Discover(ctx context.Context, hc *http.Client, serverURL string, ch Challen
 	if err != nil {
 		return Metadata{}, err
 	}
-	hc = discoveryClient(hc)
+	hc = discoveryClient(httpClientFor(hc, server, nil))
 	prm, err := findResource(ctx, hc, server, ch.ResourceMetadata)
 	if err != nil {
 		return Metadata{}, err
@@ -109,7 +113,9 @@ func Discover(ctx context.Context, hc *http.Client, serverURL string, ch Challen
 	}
 	md := fromServerDoc(doc)
 	md.Resource = prm.Resource
-	md.ResourceScopes = prm.ScopesSupported
+	var dropped int
+	md.ResourceScopes, dropped = capScopes(prm.ScopesSupported)
+	md.DroppedScopes += dropped
 	return md, checkServer(server, md)
 }
 
@@ -215,13 +221,15 @@ func legacyMetadata(ctx context.Context, hc *http.Client, server *url.URL) (Meta
 }
 
 func fromServerDoc(d *serverDoc) Metadata {
+	scopes, dropped := capScopes(d.ScopesSupported)
 	return Metadata{
+		DroppedScopes:                     dropped,
 		Issuer:                            d.Issuer,
 		AuthorizationEndpoint:             d.AuthorizationEndpoint,
 		TokenEndpoint:                     d.TokenEndpoint,
 		RegistrationEndpoint:              d.RegistrationEndpoint,
 		RevocationEndpoint:                d.RevocationEndpoint,
-		ScopesSupported:                   d.ScopesSupported,
+		ScopesSupported:                   scopes,
 		TokenAuthMethods:                  d.TokenEndpointAuthMethodsSupported,
 		CodeChallengeMethods:              d.CodeChallengeMethodsSupported,
 		ClientIDMetadataDocumentSupported: d.ClientIDMetadataDocumentSupported,

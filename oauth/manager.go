@@ -4,7 +4,9 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/url"
 	"slices"
 	"sync"
 	"time"
@@ -31,8 +33,13 @@ type ManagerOptions struct {
 	// where a server supports them and its settings name none.
 	ClientMetadataURL string
 	// HTTPClient makes discovery, registration and token requests. The
-	// default bounds each request to 30 s.
+	// default bounds each request to 30 s. For a server not on this
+	// machine its connections to loopback, link-local and unspecified
+	// addresses are refused as they are dialed.
 	HTTPClient *http.Client
+	// Resolver resolves names for those guarded connections; nil is the
+	// system's. Tests give it names that lead to local addresses.
+	Resolver *net.Resolver
 	// Clock times token expiry, flow expiry and refresh backoff.
 	Clock domain.Clock
 	// Log receives one line per sign-in event; never a token.
@@ -48,6 +55,10 @@ type ManagerOptions struct {
 // mcpclient.Authenticator for the connector.
 type Manager struct {
 	opts ManagerOptions
+
+	// guarded is opts.HTTPClient refusing local addresses as it dials,
+	// for servers not on this machine; see httpFor.
+	guarded *http.Client
 
 	mu       sync.Mutex         // guards servers, flows and redirect
 	servers  map[string]*server // by server name
@@ -68,7 +79,19 @@ func NewManager(opts ManagerOptions) *Manager {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	return &Manager{opts: opts, servers: map[string]*server{}, flows: map[string]*flow{}, redirect: opts.RedirectURI}
+	return &Manager{opts: opts, guarded: guardDial(opts.HTTPClient, opts.Resolver),
+		servers: map[string]*server{}, flows: map[string]*flow{}, redirect: opts.RedirectURI}
+}
+
+// httpFor is the client for requests made on behalf of the server at
+// serverURL: the guarded one unless that server is on this machine
+// (httpClientFor's rule).
+func (m *Manager) httpFor(serverURL string) *http.Client {
+	u, err := url.Parse(serverURL)
+	if err == nil && isLoopback(u.Hostname()) {
+		return m.opts.HTTPClient
+	}
+	return m.guarded
 }
 
 // SetRedirectURI sets the callback address once the listen port is
@@ -111,10 +134,21 @@ type server struct {
 	tok    *Token
 	got    time.Time // when tok was obtained, for its lifetime
 
+	// scopesCapped says dropped scopes were logged already.
+	scopesCapped bool
+
 	refreshing *refreshCall // the refresh in flight; nil when none
-	// signOuts counts sign-outs, so that a refresh in flight during one
-	// does not bring the forgotten tokens back when it finishes.
-	signOuts  int
+	// gen is the grant generation, bumped when a sign-in completes and
+	// on sign-out. A refresh remembers it when it starts and discards its
+	// result when it changed meanwhile, so that a renewal of the old grant
+	// neither brings forgotten tokens back nor replaces a new sign-in.
+	gen uint64
+	// grantMu orders the writes of a grant's stored tokens (a refresh's
+	// save or deletion, a sign-in's save, a sign-out's deletion) with the
+	// change of gen that decides which of them is current. It is taken
+	// before m.mu, never while holding it.
+	grantMu sync.Mutex
+
 	failures  int           // refreshes failed in a row for a passing reason
 	retryAt   time.Time     // no proactive refresh before this after a failure
 	retry     domain.Timer  // the scheduled retry of a failing refresh
@@ -146,7 +180,7 @@ func (m *Manager) AuthStatus(name string) *domain.AuthStatus {
 	}
 	switch {
 	case s.moreAccess:
-		st.Scopes = union(s.grantedScopes(), s.wanted)
+		st.Scopes, _ = union(s.grantedScopes(), s.wanted)
 	case s.tok != nil:
 		st.Scopes = slices.Clone(s.tok.Scopes)
 	case s.challenge != nil:
@@ -206,15 +240,15 @@ func (s *server) setState(state domain.AuthState, detail string) bool {
 	return true
 }
 
-// union returns a's scopes followed by those of b not in a.
-func union(a, b []string) []string {
-	out := slices.Clone(a)
-	for _, x := range b {
-		if !slices.Contains(out, x) {
-			out = append(out, x)
-		}
+// noteDroppedLocked logs, once per server, that scopes from where were
+// left out (too many, too long, or not scope tokens); m.mu is held.
+func (m *Manager) noteDroppedLocked(s *server, where string, dropped int) {
+	if dropped == 0 || s.scopesCapped {
+		return
 	}
-	return out
+	s.scopesCapped = true
+	m.opts.Log.Warn("scopes left out", "server", s.name, "from", where, "dropped", dropped,
+		"max_scopes", maxScopes, "max_scope_bytes", maxScopeLen)
 }
 
 // detailOf is an error in words safe to show: the redactor removes any

@@ -3,6 +3,7 @@ package oauth
 import (
 	"context"
 	"errors"
+	"net/http"
 	"time"
 
 	"github.com/switchboard-mcp/switchboard/domain"
@@ -19,7 +20,9 @@ const (
 
 var (
 	errNoRefresh = errors.New("no refresh token")
-	errSignedOut = errors.New("signed out while renewing")
+	// errGrantReplaced ends a refresh whose grant was signed out of, or
+	// replaced by a new sign-in, while it was in flight.
+	errGrantReplaced = errors.New("signed in again or out while renewing")
 )
 
 // refreshCall is one refresh in flight; everyone who needs a new token
@@ -54,7 +57,7 @@ func (m *Manager) refresh(ctx context.Context, name, used string) (string, error
 		}
 		call = &refreshCall{done: make(chan struct{})}
 		s.refreshing = call
-		go m.runRefresh(s, call, *s.md, *s.client, *s.tok, s.cfg.URL, s.signOuts)
+		go m.runRefresh(s, call, *s.md, *s.client, *s.tok, s.cfg.URL, s.gen)
 	}
 	m.mu.Unlock()
 	select {
@@ -67,29 +70,15 @@ func (m *Manager) refresh(ctx context.Context, name, used string) (string, error
 
 // runRefresh sends the refresh request and records its outcome: a new
 // token (saved before it is used), a refusal (invalid_grant: sign in
-// again), or a passing failure (tokens kept, retried with backoff).
-func (m *Manager) runRefresh(s *server, call *refreshCall, md Metadata, c Client, old Token, url string, signOuts int) {
+// again), or a passing failure (tokens kept, retried with backoff). gen is
+// the grant generation the refresh started in; when it is no longer
+// current the outcome is discarded: nothing saved, deleted or changed.
+func (m *Manager) runRefresh(s *server, call *refreshCall, md Metadata, c Client, old Token, url string, gen uint64) {
 	ctx, cancel := background()
 	defer cancel()
-	tok, err := Refresh(ctx, m.opts.HTTPClient, md, c, old.Refresh)
+	hc := m.httpFor(url)
+	tok, err := Refresh(ctx, hc, md, c, old.Refresh)
 	now := m.opts.Clock.Now()
-	m.mu.Lock()
-	// Signed out, or forgotten because the server's address changed (its
-	// row may hold the new address's sign-in by now): the new tokens are
-	// not kept, and not given to anyone.
-	signedOut := s.signOuts != signOuts || m.servers[s.name] != s
-	if signedOut {
-		s.refreshing = nil
-	}
-	m.mu.Unlock()
-	if signedOut {
-		call.err = errSignedOut
-		close(call.done)
-		if err == nil {
-			_ = Revoke(ctx, m.opts.HTTPClient, md, c, tok)
-		}
-		return
-	}
 	if err == nil {
 		if tok.Refresh == "" {
 			tok.Refresh = old.Refresh
@@ -98,30 +87,37 @@ func (m *Manager) runRefresh(s *server, call *refreshCall, md Metadata, c Client
 			tok.Scopes = old.Scopes
 		}
 		tok.expiresFrom(now)
+	}
+	var te *TokenError
+	permanent := err != nil && errors.As(err, &te) && te.Permanent()
+
+	// Holding the grant lock, the generation cannot change between the
+	// check and the store writes below, nor before the outcome is applied.
+	s.grantMu.Lock()
+	if m.staleGrant(s, call, gen) {
+		s.grantMu.Unlock()
+		m.discardRefresh(ctx, hc, s, call, md, c, tok, err)
+		return
+	}
+	if err == nil {
 		rec := tokenRecord{URL: url, Metadata: md, Client: c, Token: tok, Obtained: now}
 		if serr := m.saveTokens(ctx, s.name, rec); serr != nil {
 			// Still use it: the old refresh token may be spent already.
 			m.opts.Log.Warn("save renewed sign-in", "server", s.name, "error", serr)
 		}
 	}
-	var te *TokenError
-	permanent := err != nil && errors.As(err, &te) && te.Permanent()
+	if permanent {
+		if derr := m.opts.Store.DeleteTokens(ctx, s.name); derr != nil {
+			m.opts.Log.Warn("forget refused sign-in", "server", s.name, "error", derr)
+		}
+		if te.Code == "invalid_client" && c.Kind == ClientRegistered {
+			_ = m.opts.Store.DeleteRegistration(ctx, md.Issuer, m.redirectURI())
+		}
+	}
 
 	m.mu.Lock()
 	s.refreshing = nil
 	changed := false
-	if err == nil && s.signOuts != signOuts {
-		// Signed out while the renewed tokens were being saved: the
-		// sign-out's deletion may have come first, so delete them again.
-		m.mu.Unlock()
-		if derr := m.opts.Store.DeleteTokens(ctx, s.name); derr != nil {
-			m.opts.Log.Warn("forget signed-out sign-in", "server", s.name, "error", derr)
-		}
-		call.err = errSignedOut
-		close(call.done)
-		_ = Revoke(ctx, m.opts.HTTPClient, md, c, tok)
-		return
-	}
 	switch {
 	case err == nil:
 		m.stopRetryLocked(s)
@@ -145,6 +141,7 @@ func (m *Manager) runRefresh(s *server, call *refreshCall, md Metadata, c Client
 		call.err = err
 	}
 	m.mu.Unlock()
+	s.grantMu.Unlock()
 	close(call.done)
 
 	if err == nil {
@@ -152,18 +149,41 @@ func (m *Manager) runRefresh(s *server, call *refreshCall, md Metadata, c Client
 	} else {
 		m.opts.Log.Warn("sign-in renewal failed", "server", s.name, "error", detailOf(err))
 	}
-	if permanent {
-		dctx, dcancel := background()
-		defer dcancel()
-		if derr := m.opts.Store.DeleteTokens(dctx, s.name); derr != nil {
-			m.opts.Log.Warn("forget refused sign-in", "server", s.name, "error", derr)
-		}
-		if te.Code == "invalid_client" && c.Kind == ClientRegistered {
-			_ = m.opts.Store.DeleteRegistration(dctx, md.Issuer, m.redirectURI())
-		}
-	}
 	if changed {
 		m.changed(s.name)
+	}
+}
+
+// staleGrant reports whether a refresh that started in generation gen
+// belongs to a grant that is gone: signed out of, replaced by a new
+// sign-in, or forgotten because the server's address changed (its entry
+// may hold the new address's sign-in by now). A stale call stops being
+// the one in flight.
+func (m *Manager) staleGrant(s *server, call *refreshCall, gen uint64) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	stale := s.gen != gen || m.servers[s.name] != s
+	if stale && s.refreshing == call {
+		s.refreshing = nil
+	}
+	return stale
+}
+
+// discardRefresh ends a stale refresh. Its callers get the current grant's
+// token when there is one (a new sign-in), else errGrantReplaced; tokens
+// it renewed are revoked, since nobody will use them.
+func (m *Manager) discardRefresh(ctx context.Context, hc *http.Client, s *server, call *refreshCall, md Metadata, c Client, tok Token, err error) {
+	m.mu.Lock()
+	if s.tok != nil && m.servers[s.name] == s {
+		call.access = s.tok.Access
+	} else {
+		call.err = errGrantReplaced
+	}
+	m.mu.Unlock()
+	close(call.done)
+	m.opts.Log.Info("renewal of a replaced sign-in discarded", "server", s.name)
+	if err == nil {
+		_ = Revoke(ctx, hc, md, c, tok)
 	}
 }
 

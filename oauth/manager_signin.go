@@ -41,19 +41,22 @@ func (m *Manager) Start(ctx context.Context, name string) (_ string, err error) 
 	stepUp := s.moreAccess
 	if stepUp {
 		// Step up: ask for what is granted and what was refused.
-		ch.Scopes = union(s.grantedScopes(), s.wanted)
+		var dropped int
+		ch.Scopes, dropped = union(s.grantedScopes(), s.wanted)
+		m.noteDroppedLocked(s, "more access", dropped)
 	}
 	manual := s.client
 	redirect := m.redirect
 	m.mu.Unlock()
 
-	md, err := Discover(ctx, m.opts.HTTPClient, cfg.URL, ch)
+	md, err := Discover(ctx, m.httpFor(cfg.URL), cfg.URL, ch)
 	if err != nil {
 		return "", m.startFailed(name, domain.AuthFailed, fmt.Errorf("sign in to %s: %w", name, err))
 	}
 	m.mu.Lock()
 	s.md = &md
 	s.oauth = true
+	m.noteDroppedLocked(s, "metadata", md.DroppedScopes)
 	m.mu.Unlock()
 
 	c, err := m.clientFor(ctx, cfg, md, manual)
@@ -78,7 +81,11 @@ func (m *Manager) Start(ctx context.Context, name string) (_ string, err error) 
 		configured = cfg.OAuth.Scopes
 	}
 	if stepUp && len(configured) > 0 {
-		configured = union(configured, ch.Scopes)
+		var dropped int
+		configured, dropped = union(configured, ch.Scopes)
+		m.mu.Lock()
+		m.noteDroppedLocked(s, "more access", dropped)
+		m.mu.Unlock()
 	}
 	scopes := Scopes(md, ch, configured)
 	req, err := AuthorizationRequest(md, c, redirect, scopes)
@@ -149,7 +156,7 @@ func (m *Manager) clientFor(ctx context.Context, cfg domain.ServerConfig, md Met
 	} else if ok {
 		return c, nil
 	}
-	c, err := Register(ctx, m.opts.HTTPClient, md, m.redirectURI(), ClientName)
+	c, err := Register(ctx, m.httpFor(cfg.URL), md, m.redirectURI(), ClientName)
 	if err != nil {
 		return Client{}, fmt.Errorf("%w: %w", domain.ErrNeedsClientID, err)
 	}
@@ -181,10 +188,29 @@ func authMethodFor(md Metadata, secret string) string {
 
 // Complete finishes the sign-in the callback belongs to.
 func (m *Manager) Complete(ctx context.Context, q url.Values) (name string, err error) {
+	return m.complete(ctx, "", q)
+}
+
+// CompleteFor finishes a sign-in from an address pasted for server. The
+// state names the sign-in it finishes; one of another server is refused
+// before it is spent, so that pasting into the wrong drawer neither signs
+// the other server in unseen nor loses its sign-in.
+func (m *Manager) CompleteFor(ctx context.Context, server string, q url.Values) error {
+	_, err := m.complete(ctx, server, q)
+	return err
+}
+
+// complete finishes the sign-in q's state belongs to; a non-empty expect
+// is the only server it may belong to.
+func (m *Manager) complete(ctx context.Context, expect string, q url.Values) (name string, err error) {
 	defer func() { err = m.redacted(name, err) }()
 	state := q.Get("state")
 	m.mu.Lock()
 	f := m.flows[state]
+	if f != nil && expect != "" && f.server != expect {
+		m.mu.Unlock()
+		return expect, fmt.Errorf("sign in to %s: the address belongs to the sign-in of %s: %w", expect, f.server, domain.ErrSignInOtherServer)
+	}
 	delete(m.flows, state)
 	now := m.opts.Clock.Now()
 	var s *server
@@ -218,7 +244,7 @@ func (m *Manager) Complete(ctx context.Context, q url.Values) (name string, err 
 	// exchange of a code that cannot be presented again.
 	ectx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
-	tok, err := Exchange(ectx, m.opts.HTTPClient, f.md, f.client, f.redirect, q.Get("code"), f.verifier)
+	tok, err := Exchange(ectx, m.httpFor(f.url), f.md, f.client, f.redirect, q.Get("code"), f.verifier)
 	if err != nil {
 		return f.server, m.startFailed(f.server, domain.AuthFailed, fmt.Errorf("sign in to %s: %w", f.server, err))
 	}
@@ -229,10 +255,13 @@ func (m *Manager) Complete(ctx context.Context, q url.Values) (name string, err 
 	rec := tokenRecord{URL: f.url, Metadata: f.md, Client: f.client, Token: tok, Obtained: now}
 	sctx, cancel := background()
 	defer cancel()
+	// A new grant: under the grant lock its save and the new generation
+	// come together, so a refresh of the old grant in flight can neither
+	// overwrite what is stored nor replace what is used.
+	s.grantMu.Lock()
 	if err := m.saveTokens(sctx, f.server, rec); err != nil {
 		m.opts.Log.Warn("keep sign-in", "server", f.server, "error", err)
 	}
-
 	m.mu.Lock()
 	m.stopRetryLocked(s)
 	md, c := f.md, f.client
@@ -240,8 +269,10 @@ func (m *Manager) Complete(ctx context.Context, q url.Values) (name string, err 
 	s.oauth, s.loaded = true, true
 	s.failures, s.retryAt = 0, time.Time{}
 	s.moreAccess, s.wanted, s.challenge = false, nil, nil
+	s.gen++
 	s.setState(domain.AuthSignedIn, "")
 	m.mu.Unlock()
+	s.grantMu.Unlock()
 	m.changed(f.server)
 	m.opts.Log.Info("signed in", "server", f.server, "issuer", md.Issuer)
 	return f.server, nil
@@ -261,6 +292,7 @@ func (m *Manager) SignOut(ctx context.Context, name string) (err error) {
 		md  Metadata
 		c   Client
 	)
+	serverURL := s.cfg.URL
 	if s.tok != nil && s.md != nil && s.client != nil {
 		tok, md, c = s.tok, *s.md, *s.client
 	}
@@ -272,16 +304,26 @@ func (m *Manager) SignOut(ctx context.Context, name string) (err error) {
 	}
 	s.tok, s.failures, s.retryAt = nil, 0, time.Time{}
 	s.moreAccess, s.wanted = false, nil
-	s.signOuts++
+	s.gen++
+	gen := s.gen
 	s.setState(domain.AuthSignInNeeded, "")
 	m.mu.Unlock()
 
 	if tok != nil {
-		if err := Revoke(ctx, m.opts.HTTPClient, md, c, *tok); err != nil {
+		if err := Revoke(ctx, m.httpFor(serverURL), md, c, *tok); err != nil {
 			m.opts.Log.Info("revocation refused; tokens forgotten anyway", "server", name, "error", detailOf(err))
 		}
 	}
-	err = m.opts.Store.DeleteTokens(ctx, name)
+	// After any save of a refresh that began before the sign-out, and
+	// not after a sign-in that completed since.
+	s.grantMu.Lock()
+	m.mu.Lock()
+	current := s.gen == gen
+	m.mu.Unlock()
+	if current {
+		err = m.opts.Store.DeleteTokens(ctx, name)
+	}
+	s.grantMu.Unlock()
 	m.changed(name)
 	m.opts.Log.Info("signed out", "server", name)
 	if err != nil {

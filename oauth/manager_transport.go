@@ -177,6 +177,7 @@ func (m *Manager) unauthorized(ctx context.Context, name string, ch Challenge, u
 	m.mu.Lock()
 	s := m.serverLocked(name)
 	s.oauth = true
+	m.noteDroppedLocked(s, "challenge", ch.DroppedScopes)
 	if s.challenge == nil {
 		c := ch
 		s.challenge = &c
@@ -238,7 +239,9 @@ func (m *Manager) needsMoreAccess(name string, ch Challenge) {
 	s := m.serverLocked(name)
 	s.oauth = true
 	before := len(s.wanted)
-	s.wanted = union(s.wanted, ch.Scopes)
+	var dropped int
+	s.wanted, dropped = union(s.wanted, ch.Scopes)
+	m.noteDroppedLocked(s, "challenge", dropped+ch.DroppedScopes)
 	changed := !s.moreAccess || len(s.wanted) != before
 	s.moreAccess = true
 	m.mu.Unlock()

@@ -28,7 +28,12 @@ type ApprovalProps struct {
 	Env     []ApprovalEntry
 	URL     ApprovalValue
 	Headers []ApprovalEntry
-	Risks   []Message // what to check first, one sentence each
+	// OAuth is the "oauth" key of a remote server, member by member
+	// (clientId, clientSecret redacted, clientMetadataUrl, each scope);
+	// HasOAuth says the entry has the key at all.
+	OAuth    []ApprovalEntry
+	HasOAuth bool
+	Risks    []Message // what to check first, one sentence each
 
 	// Changed says the config changed since the person last saw this
 	// server's dialog: their decision was refused and this is the new one.
@@ -48,10 +53,12 @@ type ApprovalValue struct {
 	Notes []Message
 }
 
-// ApprovalEntry is one env variable or header: its key and value as written.
+// ApprovalEntry is one env variable or header, or one member of the
+// oauth key: its key and value as written.
 type ApprovalEntry struct {
 	Key   string
 	Value ApprovalValue
+	index int // which scope, for an oauth "scopes" entry
 }
 
 // PendingApprovals returns the names of the servers awaiting approval, in

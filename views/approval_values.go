@@ -28,6 +28,10 @@ func (p *ApprovalProps) fill(req *domain.ApprovalRequest) {
 	} else {
 		p.URL = newApprovalValue(w.URL, refNotes(req, domain.FieldURL, "", 0))
 		p.Headers = newApprovalEntries(req, domain.FieldHeaders, w.Headers)
+		if w.OAuth != nil {
+			p.HasOAuth = true
+			p.OAuth = newOAuthEntries(req, w.OAuth)
+		}
 	}
 	for _, r := range req.Risks {
 		msg, flag := riskMessage(r, req.ProjectRoot)
@@ -63,8 +67,35 @@ func (p *ApprovalProps) valueAt(r domain.Risk) *ApprovalValue {
 		return entry(p.Headers)
 	case domain.FieldURL:
 		return &p.URL
+	case domain.FieldOAuth:
+		for i := range p.OAuth {
+			if e := &p.OAuth[i]; e.Key == r.Key && (r.Key != "scopes" || e.index == r.Index) {
+				return &e.Value
+			}
+		}
 	}
 	return nil
+}
+
+// newOAuthEntries lists the members of the oauth key that are set, in the
+// order a sign-in uses them; each scope is an entry of its own. The client
+// secret is redacted but for its ${VAR} references: the dialog names the
+// variables a sign-in sends without showing a secret written in the file.
+func newOAuthEntries(req *domain.ApprovalRequest, o *domain.OAuthSettings) []ApprovalEntry {
+	var out []ApprovalEntry
+	add := func(key, value string, index int) {
+		if value == "" {
+			return
+		}
+		out = append(out, ApprovalEntry{Key: key, Value: newApprovalValue(value, refNotes(req, domain.FieldOAuth, key, index)), index: index})
+	}
+	add("clientId", o.ClientID, 0)
+	add("clientSecret", domain.RedactWrittenSecret(o.ClientSecret), 0)
+	add("clientMetadataUrl", o.ClientMetadataURL, 0)
+	for i, sc := range o.Scopes {
+		out = append(out, ApprovalEntry{Key: "scopes", Value: newApprovalValue(sc, refNotes(req, domain.FieldOAuth, "scopes", i)), index: i})
+	}
+	return out
 }
 
 // riskMessage words a risk for the summary and for the flag beside the
@@ -99,7 +130,8 @@ func riskMessage(r domain.Risk, root string) (summary, flag Message) {
 func refNotes(req *domain.ApprovalRequest, f domain.Field, key string, index int) []Message {
 	var notes []Message
 	for _, r := range req.Refs {
-		if r.Field != f || r.Key != key || (f == domain.FieldArgs && r.Index != index) {
+		indexed := f == domain.FieldArgs || (f == domain.FieldOAuth && key == "scopes")
+		if r.Field != f || r.Key != key || (indexed && r.Index != index) {
 			continue
 		}
 		data := map[string]any{"Ref": "${" + r.Variable + "}", "Variable": r.Variable}

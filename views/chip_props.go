@@ -27,6 +27,9 @@ type ChipProps struct {
 	StateID string // message id of the state's accessible name
 	Badge   Message
 	Tooltip *TooltipProps // nil draws the chip without one
+	// SignIn, when set, offers Sign in beside a chip that has a button
+	// (chip_signin.templ); nil offers none.
+	SignIn *ChipSignInProps
 
 	// Place decides the element ids; the zero value draws a drawer chip.
 	Place Placement
@@ -66,6 +69,7 @@ func NewChipProps(s domain.Status) ChipProps {
 	if id, ok := blockedBadges[s.BlockedReason]; ok {
 		p.Badge = Message{ID: id} // says why and how to recover, never a bare "disabled"
 	}
+	p.SignIn = newChipSignIn(s)
 	return p
 }
 
@@ -90,10 +94,20 @@ func NewChipPropsAt(s domain.Status, now time.Time) ChipProps {
 	return p
 }
 
-// At places the chip, returning a copy whose ids are unique to place.
+// At places the chip, returning a copy whose ids are unique to place. A
+// chip with a button that offers Sign in beside it says so in its
+// tooltip, in place of the hint to open the server.
 func (p ChipProps) At(place Placement, drawerURL string) ChipProps {
 	p.Place = place
 	p.DrawerURL = drawerURL
+	if p.SignIn != nil && drawerURL != "" && p.Tooltip != nil {
+		t := *p.Tooltip
+		t.AuthHint = &Message{ID: "TipSignInBeside"}
+		if t.Retry != nil && t.Retry.Deadline == nil && t.Retry.NoRetry.ID == "TipSignInHint" {
+			t.Retry = nil // the hint above says it
+		}
+		p.Tooltip = &t
+	}
 	return p
 }
 

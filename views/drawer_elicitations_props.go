@@ -10,7 +10,9 @@ import (
 // DrawerElicitationsProps is a server's questions of no call, as its
 // drawer shows them.
 type DrawerElicitationsProps struct {
-	Shown string // the ids shown, comma-separated, oldest first
+	// ID is the list element's id, which DrawerElicitationsLive swaps;
+	// For sets it.
+	ID    string
 	Forms []*ElicitationFormProps
 }
 
@@ -21,11 +23,20 @@ func NewDrawerElicitationsProps(es []domain.Elicitation, postURL func(id string)
 	for _, e := range es {
 		p.Forms = append(p.Forms, NewElicitationFormProps(e, "drawer-"+e.ID, postURL(e.ID)))
 	}
-	p.Shown = ElicitationsShown(es)
 	return p
 }
 
-// ElicitationsShown is the value the drawer's poll sends for es.
+// For returns p as server's list, for an out-of-band swap.
+func (p DrawerElicitationsProps) For(server string) DrawerElicitationsProps {
+	p.ID = DrawerElicitationsID(server)
+	return p
+}
+
+// DrawerElicitationsID is the id of server's drawer list of questions.
+func DrawerElicitationsID(server string) string { return "drawer-elicit-" + ServerKey(server) }
+
+// ElicitationsShown names the set of questions es, oldest first: the
+// page event stream sends a server's list again when it changes.
 func ElicitationsShown(es []domain.Elicitation) string {
 	ids := make([]string, 0, len(es))
 	for _, e := range es {

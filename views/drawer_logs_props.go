@@ -47,12 +47,28 @@ type LogListProps struct {
 	LabelID string
 	// Seq is how many messages the server has sent, so the event stream
 	// sends the list again only when it grew.
-	Seq     uint64
+	Seq uint64
+	// ItemsID is the id of the list element, which the event stream adds
+	// new messages to; Cap is how many it holds at most, so the page
+	// trims the oldest (static/js/logs.js).
+	ItemsID string
+	Cap     int
+	Entries []LogEntryProps
+}
+
+// LogAppendProps is the messages a page has not seen yet, newest first,
+// for the event stream to put at the top of a list the page already
+// shows, instead of sending the whole list again.
+type LogAppendProps struct {
+	ItemsID string
 	Entries []LogEntryProps
 }
 
 // LogEntryProps is one message, already redacted; the template escapes it.
 type LogEntryProps struct {
+	// Seq tells the page which entries it holds twice (a drawer opened
+	// while the stream's update was on its way) so it keeps one.
+	Seq  uint64
 	Time TimeProps
 	// LevelID is the message id of a known level's word; LevelRaw is an
 	// unknown level as the server spelled it.
@@ -65,16 +81,15 @@ type LogEntryProps struct {
 }
 
 // NewDrawerLogsProps builds the section from a server's kept messages
-// (oldest first, as domain.ServerLogs returns them) and the level a person
-// picked, redacting with the server's redactor: a server may log a secret
-// it was given.
-func NewDrawerLogsProps(name string, entries []domain.ServerLog, seq uint64, level, url string, r domain.Redactor, now time.Time) DrawerLogsProps {
+// (oldest first and already redacted, as domain.ServerLogs returns them),
+// how many it keeps at most, and the level a person picked.
+func NewDrawerLogsProps(name string, entries []domain.ServerLog, seq uint64, keep int, level, url string, now time.Time) DrawerLogsProps {
 	key := ServerKey(name)
 	return DrawerLogsProps{
 		ID:        "drawer-logs-" + key,
 		HeadingID: "drawer-logs-heading-" + key,
 		Level:     NewLogLevelProps(name, level, url),
-		List:      NewLogListProps(name, entries, seq, r, now),
+		List:      NewLogListProps(name, entries, seq, keep, now),
 	}
 }
 
@@ -95,25 +110,37 @@ func NewLogLevelProps(name, level, url string) LogLevelProps {
 }
 
 // NewLogListProps turns the kept messages into the list, newest first.
-func NewLogListProps(name string, entries []domain.ServerLog, seq uint64, r domain.Redactor, now time.Time) LogListProps {
-	p := LogListProps{ID: DrawerLogListID(name), LabelID: "drawer-logs-heading-" + ServerKey(name), Seq: seq}
+func NewLogListProps(name string, entries []domain.ServerLog, seq uint64, keep int, now time.Time) LogListProps {
+	return LogListProps{ID: DrawerLogListID(name), LabelID: "drawer-logs-heading-" + ServerKey(name), Seq: seq,
+		ItemsID: DrawerLogItemsID(name), Cap: keep, Entries: newLogEntries(entries, now)}
+}
+
+// NewLogAppendProps is the messages after those a page has, newest first.
+func NewLogAppendProps(name string, entries []domain.ServerLog, now time.Time) LogAppendProps {
+	return LogAppendProps{ItemsID: DrawerLogItemsID(name), Entries: newLogEntries(entries, now)}
+}
+
+// newLogEntries turns messages, oldest first, into entries, newest first.
+func newLogEntries(entries []domain.ServerLog, now time.Time) []LogEntryProps {
+	out := make([]LogEntryProps, 0, len(entries))
 	for i := len(entries) - 1; i >= 0; i-- {
 		e := entries[i]
 		it := LogEntryProps{
+			Seq:       e.Seq,
 			Time:      NewTimeProps(e.At, now),
 			Level:     "other",
-			Logger:    r.Redact(e.Logger),
-			Text:      r.Redact(e.Text),
+			Logger:    e.Logger,
+			Text:      e.Text,
 			Truncated: e.Truncated,
 		}
 		if domain.ValidLogLevel(e.Level) {
 			it.LevelID, it.Level = logLevelID(e.Level), e.Level
 		} else {
-			it.LevelRaw = r.Redact(e.Level)
+			it.LevelRaw = e.Level
 		}
-		p.Entries = append(p.Entries, it)
+		out = append(out, it)
 	}
-	return p
+	return out
 }
 
 // SeqText is Seq for the data-seq attribute.
@@ -122,6 +149,20 @@ func (p LogListProps) SeqText() string { return strconv.FormatUint(p.Seq, 10) }
 // DrawerLogListID is the id of a server's log list, which the event
 // stream replaces as messages arrive.
 func DrawerLogListID(name string) string { return "drawer-log-list-" + ServerKey(name) }
+
+// DrawerLogItemsID is the id of a server's list of log entries, which the
+// event stream adds new messages to.
+func DrawerLogItemsID(name string) string { return "drawer-log-items-" + ServerKey(name) }
+
+// CapText is Cap for the data-cap attribute.
+func (p LogListProps) CapText() string { return strconv.Itoa(p.Cap) }
+
+// OOB is the out-of-band swap that puts the entries at the top of the
+// list.
+func (p LogAppendProps) OOB() string { return "afterbegin:#" + p.ItemsID }
+
+// SeqText is Seq for the data-seq attribute.
+func (p LogEntryProps) SeqText() string { return strconv.FormatUint(p.Seq, 10) }
 
 // logLevelID is the message id naming level: "LogLevelWarning".
 func logLevelID(level string) string {

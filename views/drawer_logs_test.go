@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"github.com/switchboard-mcp/switchboard/domain"
 	"github.com/switchboard-mcp/switchboard/views"
 )
@@ -13,13 +15,13 @@ func sampleLogs() []domain.ServerLog {
 	at := testNow.Add(-5 * time.Second)
 	return []domain.ServerLog{
 		{Seq: 1, At: at, Level: "info", Logger: "db", Text: "connected"},
-		{Seq: 2, At: at, Level: "warning", Text: `<script>alert(1)</script> token=ghp_abcdefghijklmnopqrstuvwxyz0123456789`},
+		{Seq: 2, At: at, Level: "warning", Text: `<script>alert(1)</script> token=[redacted]`},
 		{Seq: 3, At: at, Level: "verbose", Logger: "x", Text: "long", Truncated: true},
 	}
 }
 
-func TestDrawerLogsNewestFirstEscapedAndRedacted(t *testing.T) {
-	p := views.NewDrawerLogsProps("files", sampleLogs(), 3, "", "/ui/servers/files/logs/level", domain.NewRedactor(), testNow)
+func TestDrawerLogsNewestFirstAndEscaped(t *testing.T) {
+	p := views.NewDrawerLogsProps("files", sampleLogs(), 3, 200, "", "/ui/servers/files/logs/level", testNow)
 	doc := renderDrawerPart(t, "en", views.DrawerLogs(p))
 
 	sec := doc.Find(`[data-testid="drawer-logs"]`)
@@ -51,8 +53,15 @@ func TestDrawerLogsNewestFirstEscapedAndRedacted(t *testing.T) {
 		t.Error("a server's text became a script element, want it escaped")
 	}
 	warning := entries.Eq(1).Find(`[data-testid="log-data"]`).Text()
-	if !strings.Contains(warning, "<script>") || strings.Contains(warning, "ghp_") {
-		t.Errorf("got %q, want the markup as text and the token redacted", warning)
+	if !strings.Contains(warning, "<script>") {
+		t.Errorf("got %q, want the markup as text", warning)
+	}
+	list := doc.Find(`[data-testid="log-list"]`)
+	if list.AttrOr("id", "") != views.DrawerLogItemsID("files") || list.AttrOr("data-cap", "") != "200" {
+		t.Errorf("got list id %q cap %q, want the items id and the kept count", list.AttrOr("id", ""), list.AttrOr("data-cap", ""))
+	}
+	if got := entries.Eq(0).AttrOr("data-seq", ""); got != "3" {
+		t.Errorf("got newest data-seq %q, want 3", got)
 	}
 	if entries.Eq(0).Find(`[data-testid="log-cut"]`).Length() != 1 || entries.Eq(1).Find(`[data-testid="log-logger"]`).Length() != 0 {
 		t.Error("want the cut mark on the truncated entry only, and no logger where none was named")
@@ -60,7 +69,7 @@ func TestDrawerLogsNewestFirstEscapedAndRedacted(t *testing.T) {
 }
 
 func TestDrawerLogsEmptyAndLevelForm(t *testing.T) {
-	p := views.NewDrawerLogsProps("files", nil, 0, "warning", "/ui/servers/files/logs/level", domain.NewRedactor(), testNow)
+	p := views.NewDrawerLogsProps("files", nil, 0, 200, "warning", "/ui/servers/files/logs/level", testNow)
 	doc := renderDrawerPart(t, "pt-BR", views.DrawerLogs(p))
 	if doc.Find(`[data-testid="logs-empty"]`).Length() != 1 || doc.Find(`[data-testid="log-list"]`).Length() != 0 {
 		t.Error("want the empty note and no list for a server that sent nothing")
@@ -84,7 +93,7 @@ func TestDrawerLogsEmptyAndLevelForm(t *testing.T) {
 		t.Errorf("got %q for warning in Portuguese, want Alerta", got)
 	}
 
-	p = views.NewDrawerLogsProps("files", nil, 0, "", "/u", domain.NewRedactor(), testNow)
+	p = views.NewDrawerLogsProps("files", nil, 0, 200, "", "/u", testNow)
 	doc = renderDrawerPart(t, "en", views.DrawerLogs(p))
 	if got := doc.Find(`option[selected]`).AttrOr("value", "x"); got != "" {
 		t.Errorf("got %q selected before any choice, want the server's default", got)
@@ -114,12 +123,29 @@ func TestDrawerShowsLogsOnlyWhenFilled(t *testing.T) {
 	if doc := renderDrawerPart(t, "en", views.DrawerLive(p)); doc.Find(`[data-testid="log-list-wrap"]`).Length() != 0 {
 		t.Error("got a log list in the live part without log messages wired, want none")
 	}
-	p.Logs = views.NewDrawerLogsProps("files", sampleLogs(), 3, "", "/u", domain.NewRedactor(), testNow)
+	p.Logs = views.NewDrawerLogsProps("files", sampleLogs(), 3, 200, "", "/u", testNow)
 	if doc := renderDrawerPart(t, "en", views.Drawer(p)); doc.Find(`[data-testid="drawer-logs"] [data-testid="log-entry"]`).Length() != 3 {
 		t.Error("want the drawer to hold the log section with its entries")
 	}
 	live := renderDrawerPart(t, "en", views.DrawerLive(p)).Find(`[data-testid="log-list-wrap"]`)
 	if live.AttrOr("hx-swap-oob", "") != "outerHTML" {
 		t.Error("want the live part to carry the log list out of band")
+	}
+}
+
+func TestLogAppendCarriesOnlyNewEntriesToTheTop(t *testing.T) {
+	p := views.NewLogAppendProps("files", sampleLogs()[1:], testNow)
+	doc := renderDrawerPart(t, "en", views.LogAppend(p))
+	app := doc.Find(`[data-testid="log-append"]`)
+	if got := app.AttrOr("hx-swap-oob", ""); got != "afterbegin:#"+views.DrawerLogItemsID("files") {
+		t.Errorf("got hx-swap-oob %q, want afterbegin on the list's items", got)
+	}
+	var seqs []string
+	app.Find(`[data-testid="log-entry"]`).Each(func(_ int, s *goquery.Selection) { seqs = append(seqs, s.AttrOr("data-seq", "")) })
+	if strings.Join(seqs, ",") != "3,2" {
+		t.Errorf("got entries %v, want 3,2: the new ones, newest first", seqs)
+	}
+	if doc.Find("script").Length() != 0 {
+		t.Error("a server's text became a script element, want it escaped")
 	}
 }

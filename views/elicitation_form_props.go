@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -44,17 +45,30 @@ type ElicitationFormProps struct {
 	// for as long as the same question waits: it names the question, so
 	// a redraw of the card keeps the live form (hx-preserve) and a new
 	// question gets a new one.
-	ID        string
-	TitleID   string
-	Server    string
-	Message   string // the server's text, untrusted
-	URLMode   bool
-	URL       string // URL mode: the address, shown in full
-	Host      string // URL mode: its host, shown prominently
-	PostURL   string // where the answer goes
-	Fields    []ElicitFieldProps
-	Warnings  []string // where the last answer broke the schema
-	AnywayBox bool     // offer to send an answer that breaks the schema
+	ID      string
+	TitleID string
+	Server  string
+	Message string // the server's text, untrusted
+	// MessageScrolls puts a long message in a block of bounded height
+	// that scrolls, and that a keyboard can focus to scroll it.
+	MessageScrolls bool
+	// MessageTotal is the length in bytes of the message the server sent
+	// when the card shows only its start (len(Message) bytes), else 0.
+	MessageTotal int
+	URLMode      bool
+	URL          string // URL mode: the address, shown in full
+	Host         string // URL mode: its host, shown prominently, in Unicode
+	// HostASCII is the host as the browser goes to it (punycode) when
+	// that is spelled differently from Host: a name in other scripts can
+	// look like another site's.
+	HostASCII string
+	// HostInvalid says the host is no valid internationalized name, which
+	// a browser may refuse to open.
+	HostInvalid bool
+	PostURL     string // where the answer goes
+	Fields      []ElicitFieldProps
+	Warnings    []string // where the last answer broke the schema
+	AnywayBox   bool     // offer to send an answer that breaks the schema
 	// Preserve keeps the form the page shows, with what the person typed
 	// and where their focus is, when the card or drawer around it is
 	// drawn again. The answer's own redraw (the form with warnings) is
@@ -75,8 +89,13 @@ type ElicitFieldProps struct {
 	Checked     bool   // ElicitBool: the default is true
 	Step        string // ElicitNumber: "1" for integers, else "any"
 	Min, Max    string // number bounds, or string length bounds (MinLength, MaxLength)
-	Pattern     string
-	Options     []ElicitOption
+	// Pattern is the schema's, untrusted: it is never put on the page,
+	// where a hostile one could stall the tab, but checked by the
+	// handler when the answer comes (domain.ElicitPatternMismatches).
+	Pattern string
+	// PatternMismatch says the answer posted does not match Pattern.
+	PatternMismatch bool
+	Options         []ElicitOption
 }
 
 // ElicitOption is one choice of an enum, with its title (SEP-1330) when
@@ -119,16 +138,32 @@ type constTitle struct {
 func NewElicitationFormProps(e domain.Elicitation, idPrefix, postURL string) *ElicitationFormProps {
 	id := ElicitationFormID(idPrefix, e.ID)
 	p := &ElicitationFormProps{ID: id, TitleID: id + "-title", Server: e.Server,
-		Message: e.Message, PostURL: postURL, Preserve: true}
+		Message: e.Message, MessageScrolls: messageScrolls(e.Message), PostURL: postURL, Preserve: true}
+	if e.MessageBytes > len(e.Message) {
+		p.MessageTotal = e.MessageBytes
+	}
 	if e.Mode == domain.ElicitURL {
 		p.URLMode, p.URL = true, e.URL
 		if u, err := url.Parse(e.URL); err == nil {
-			p.Host = u.Host
+			p.Host, p.HostASCII, p.HostInvalid = elicitHost(u)
 		}
 		return p
 	}
 	p.Fields = ElicitFields(e.RequestedSchema, p.ID)
 	return p
+}
+
+// Past these a message is shown in a block that scrolls: a shorter one
+// is shown whole, with no scrolling region to tab through.
+const (
+	maxPlainMessageBytes = 1 << 10
+	maxPlainMessageLines = 12
+)
+
+// messageScrolls reports whether msg is long enough to be shown in a
+// block that scrolls.
+func messageScrolls(msg string) bool {
+	return len(msg) > maxPlainMessageBytes || strings.Count(msg, "\n") >= maxPlainMessageLines
 }
 
 // ElicitationFormID is the element id of question's form in the place
@@ -289,12 +324,51 @@ func elicitMode(p *ElicitationFormProps) string {
 	return domain.ElicitForm
 }
 
-// describedBy is the id of f's description, or empty without one.
-func describedBy(f ElicitFieldProps) string {
-	if f.Description == "" {
-		return ""
+// openHost is the host the open button names: the one the browser goes
+// to.
+func openHost(p *ElicitationFormProps) string {
+	if p.HostASCII != "" {
+		return p.HostASCII
 	}
-	return f.ID + "-desc"
+	return p.Host
+}
+
+// describedBy lists the ids of f's pattern warning and description, or
+// is empty without either.
+func describedBy(f ElicitFieldProps) string {
+	var ids []string
+	if f.PatternMismatch {
+		ids = append(ids, f.ID+"-pattern")
+	}
+	if f.Description != "" {
+		ids = append(ids, f.ID+"-desc")
+	}
+	return strings.Join(ids, " ")
+}
+
+// MarkPatternMismatches flags the fields of the properties named (as
+// domain.ElicitPatternMismatches names them), so each says its answer
+// does not match. It reports whether it flagged any.
+func MarkPatternMismatches(fields []ElicitFieldProps, names []string) bool {
+	flagged := false
+	for i := range fields {
+		name := strings.TrimPrefix(fields[i].Name, ElicitFieldPrefix)
+		if slices.Contains(names, name) {
+			fields[i].PatternMismatch, flagged = true, true
+		}
+	}
+	return flagged
+}
+
+// patternMismatches are the fields whose answer broke their pattern.
+func patternMismatches(fields []ElicitFieldProps) []ElicitFieldProps {
+	var out []ElicitFieldProps
+	for _, f := range fields {
+		if f.PatternMismatch {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 func itoaView(i int) string { return strconv.Itoa(i) }
@@ -312,8 +386,10 @@ func numberBounds(f ElicitFieldProps) templ.Attributes {
 	return a
 }
 
-// textBounds are a string's length bounds and pattern, where the schema
-// gives them.
+// textBounds are a string's length bounds, where the schema gives them,
+// and aria-invalid when the answer broke the pattern.
+// Its pattern is left out: the browser's regex engine backtracks, and a
+// server's pattern is checked on the answer instead.
 func textBounds(f ElicitFieldProps) templ.Attributes {
 	a := templ.Attributes{}
 	if f.Min != "" {
@@ -322,8 +398,8 @@ func textBounds(f ElicitFieldProps) templ.Attributes {
 	if f.Max != "" {
 		a["maxlength"] = f.Max
 	}
-	if f.Pattern != "" {
-		a["pattern"] = f.Pattern
+	if f.PatternMismatch {
+		a["aria-invalid"] = "true"
 	}
 	return a
 }

@@ -15,6 +15,9 @@ type Links struct {
 	// Elicitations is where a server's drawer loads the questions that
 	// belong to no call; nil shows none.
 	Elicitations func(server string) string
+	// SignIn is where a chip's Sign in form posts, the drawer's Sign in
+	// URL; nil offers none.
+	SignIn func(server string) string
 }
 
 type linksKey struct{}

@@ -78,6 +78,9 @@ type TooltipProps struct {
 	// Auth is where a remote server's sign-in stands; nil for servers
 	// without one.
 	Auth *Message
+	// AuthHint, under Auth, says where to sign in: the action beside
+	// the chip. Nil says nothing.
+	AuthHint *Message
 }
 
 // StartingProps is "starting · 12 s": the seconds since the process

@@ -94,7 +94,7 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 		Editor: editor,
 	})
 
-	serverLogs = domain.NewServerLogs(domain.ServerLogsOptions{Levels: fleet, Log: log.With("component", "server_logs")})
+	serverLogs = domain.NewServerLogs(domain.ServerLogsOptions{Levels: fleet, Redactors: fleet, Log: log.With("component", "server_logs")})
 	logsCtx, stopLogs := context.WithCancel(ctx)
 	defer stopLogs()
 	go serverLogs.Follow(logsCtx, fleet.Hub())
@@ -180,7 +180,7 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 	}
 	gateway := mcpserver.New(mcpserver.Options{Fleet: fleet, Invocations: invocations, Scope: scope, StateKey: stateKey,
 		Log: log.With("component", "gateway"), TokenName: handlers.MCPTokenName, Policies: domain.NewPolicies(db.PolicyStore()),
-		Notifications: serverNotifications, Sessions: db.GatewaySessionStore()})
+		Notifications: serverNotifications, Sessions: db.GatewaySessionStore(), LogLevels: serverLogs})
 	gctx, stopGateway := context.WithCancel(ctx)
 	defer stopGateway()
 	go gateway.Run(gctx)

@@ -3,7 +3,10 @@
 // moves to the card that asked (or to the drawer's list of questions)
 // and stays there across the redraws that follow: the page stream
 // replaces the card by id, and a replaced node loses focus. The answer's
-// response says the outcome through the page's live region itself.
+// response says the outcome through the page's live region itself. An
+// answer the server-side checks warn about comes back as the form drawn
+// again, which would drop focus to the page: it goes to the first field
+// marked invalid, else to "send this answer anyway".
 (function () {
   'use strict';
 
@@ -35,6 +38,17 @@
       held = cardID;
       focusOn(to);
     });
+  });
+
+  // The form came back with warnings, under the same id: focus what the
+  // person is to look at next.
+  document.addEventListener('htmx:afterSettle', function (e) {
+    var target = e.detail && e.detail.target;
+    if (!target || !target.id) { return; }
+    var form = document.getElementById(target.id);
+    if (!form || form.getAttribute('data-testid') !== 'elicitation-form') { return; }
+    var next = form.querySelector('[aria-invalid="true"]') || form.querySelector('[data-testid="elicitation-anyway"]');
+    if (next) { next.focus(); }
   });
 
   document.addEventListener('focusin', function (e) {
