@@ -73,16 +73,17 @@ func TestChipOffersSignInBesideIt(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.lang, func(t *testing.T) {
 			doc := dashboardDoc(t, f, tt.lang)
-			buttons := doc.Find(`[data-testid="status-chip"] > form.chip-signin > [data-testid="chip-signin"]`)
+			buttons := doc.Find(`[data-testid="status-chip"] > [data-testid="chip-signin"]`)
 			if buttons.Length() != 2 {
 				t.Fatalf("got %d Sign in actions in chips, want one in the header and one in the list", buttons.Length())
 			}
 			ids := map[string]bool{}
 			buttons.Each(func(_ int, b *goquery.Selection) {
-				form := b.Parent()
-				if form.AttrOr("method", "") != "post" || form.AttrOr("target", "") != "_blank" ||
-					form.AttrOr("action", "") != handlers.ServerPath(handlers.PathUIAuthStart, "linear") {
-					t.Errorf("form %v; want the drawer's plain POST to the sign-in start in a new tab", form.Nodes[0].Attr)
+				form := doc.Find("form#" + b.AttrOr("form", "-"))
+				if form.Length() != 1 || form.AttrOr("method", "") != "post" || b.AttrOr("formmethod", "") != "post" ||
+					b.AttrOr("formtarget", "") != "_blank" ||
+					b.AttrOr("formaction", "") != handlers.ServerPath(handlers.PathUIAuthStart, "linear") {
+					t.Errorf("button %v; want the drawer's plain POST to the sign-in start in a new tab, through the page's form", b.Nodes[0].Attr)
 				}
 				if b.AttrOr("type", "") != "submit" || strings.TrimSpace(b.Text()) != tt.word {
 					t.Errorf("button %q (type %q), want a submit saying %q", b.Text(), b.AttrOr("type", ""), tt.word)

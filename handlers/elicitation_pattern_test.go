@@ -5,8 +5,10 @@ import (
 	"net/url"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
 	"github.com/switchboard-mcp/switchboard/domain"
 	"github.com/switchboard-mcp/switchboard/handlers"
+	"github.com/switchboard-mcp/switchboard/jsonschema"
 )
 
 // patternSchema has a pattern Go checks, one it cannot compile (a
@@ -80,5 +82,20 @@ func TestElicitationPatternMatchedIsSent(t *testing.T) {
 	}
 	if got, want := a.wait(t), `{"action":"accept","content":{"ahead":"y","code":"ABC"}}`; got != want {
 		t.Errorf("server got %s, want %s", got, want)
+	}
+}
+
+// With the schema validator on, a broken pattern is said once: the form's
+// own localized line, not the validator's words as well.
+func TestElicitationPatternMismatchSaidOnce(t *testing.T) {
+	svc := domain.NewElicitations(domain.ElicitationsOptions{})
+	f := newFixture(t, func(o *handlers.Options) { o.Elicitations = svc; o.Validator = jsonschema.New() })
+	e, _ := ask(t, svc, `{"message":"Code?","requestedSchema":{"type":"object","properties":{"code":{"type":"string","title":"Code","pattern":"^[A-Z]{3}$"}}}}`)
+	_, doc := f.postAnswer(t, e.ID, "feed-inv9-elicit-"+e.ID, url.Values{"action": {"accept"}, "f.code": {"abc"}})
+	items := doc.Find(`[data-testid="elicitation-warnings"] li`)
+	if items.Length() != 1 {
+		var got []string
+		items.Each(func(_ int, s *goquery.Selection) { got = append(got, s.Text()) })
+		t.Errorf("warnings %q; want the pattern mismatch said once", got)
 	}
 }

@@ -122,7 +122,7 @@ func (u *elicitationsUI) answer(c echo.Context) error {
 			p.Preserve = false
 			refill(p.Fields, form)
 			views.MarkPatternMismatches(p.Fields, mismatched)
-			for _, w := range ws {
+			for _, w := range withoutPatternRepeats(ws, mismatched) {
 				p.Warnings = append(p.Warnings, w.Pointer+": "+w.Message)
 			}
 			p.AnywayBox = true
@@ -243,4 +243,20 @@ func (u *elicitationsUI) render(c echo.Context, status int, comp templ.Component
 	h.Set("Cache-Control", "no-store")
 	h.Set("Vary", "Accept-Language, Cookie")
 	return c.HTMLBlob(status, buf.Bytes())
+}
+
+// withoutPatternRepeats leaves out the validator's own words about a
+// pattern the form already flags, localized, next to the field and in
+// its list: one mismatch is said once. The validator names the rule in
+// its message ("does not match pattern"), which is all it gives.
+func withoutPatternRepeats(ws []ViolationDTO, mismatched []string) []ViolationDTO {
+	out := ws[:0:0]
+	for _, w := range ws {
+		name, isField := strings.CutPrefix(w.Pointer, "/")
+		if isField && slices.Contains(mismatched, name) && strings.Contains(w.Message, "pattern") {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
 }

@@ -36,12 +36,14 @@ type Options struct {
 	KillGrace time.Duration
 	// ProtocolVersion is the revision to ask for first. The default,
 	// 2026-07-28, makes Switchboard a dual-era client: over stdio it probes
-	// with server/discover (bounded by discoverTimeout, so a 2025 server
-	// that ignores the method costs little) and falls back to initialize;
+	// with server/discover (bounded by discoverBound: a 2025 server
+	// answers the unknown method at once, and only one that ignores it
+	// costs the bound) and falls back to initialize;
 	// over streamable HTTP it sends a 2026-07-28 request and falls back to
 	// the handshake on a 4xx without a recognized modern error. The era a
 	// server connected with is remembered per configuration, so reconnects
-	// do not probe, until a connect with it fails. A handshake revision
+	// do not probe, until a connect with it fails; a stdio fallback that
+	// followed an unanswered probe is not remembered (discoverOutcome). A handshake revision
 	// (2025-11-25) pins the handshake and skips every probe. Legacy SSE is
 	// always on the handshake.
 	ProtocolVersion string
@@ -86,11 +88,26 @@ const (
 	DefaultTLSHandshakeTimeout = 10 * time.Second
 )
 
-// discoverTimeout bounds mcp-go's server/discover probe; a legacy server
-// that ignores the method then costs this much on its first connect
-// instead of mcp-go's five seconds, and nothing on reconnects, which
-// remember its era.
-const discoverTimeout = 2 * time.Second
+// discoverTimeout bounds mcp-go's server/discover probe. It is measured
+// from the moment the request is written, which for a stdio server is as
+// its process starts, so it must leave room for a slow start on a loaded
+// machine: a 2026-07-28 server cut off by it would be taken for a 2025
+// one. A 2025 server answers the unknown method at once with an error;
+// only one that ignores it costs the whole bound, on its first connect
+// (see discoverBound and discoverOutcome for the rest).
+const discoverTimeout = 10 * time.Second
+
+// discoverBound is the bound of the server/discover probe of a connect
+// that must end by ctx's deadline: discoverTimeout, but at most half the
+// time left, so that a server that ignores the probe still has the rest
+// for initialize.
+func discoverBound(ctx context.Context) time.Duration {
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		return discoverTimeout
+	}
+	return max(min(discoverTimeout, time.Until(deadline)/2), time.Millisecond)
+}
 
 // listenWait bounds how long Connect waits for a streamable HTTP server to
 // answer the GET stream, so that list changes made right after connecting
@@ -190,8 +207,8 @@ func withLimit(ctx context.Context, started time.Time, err error) error {
 // serverAsks, on 2026-07-28, where they come as input_required results,
 // through inputAnswerer. version is the revision asked for first; a
 // 2026-07-28 one makes mcp-go probe with server/discover, within
-// discoverTimeout, before falling back to initialize.
-func (c *Connector) newClient(s *session, server, version string) {
+// discoverBound, before falling back to initialize.
+func (c *Connector) newClient(ctx context.Context, s *session, server, version string) {
 	caps := mcp.ClientCapabilities{}
 	opts := []client.ClientOption{client.WithProtocolVersion(version)}
 	if s.asks != nil {
@@ -200,7 +217,7 @@ func (c *Connector) newClient(s *session, server, version string) {
 	}
 	opts = append(opts, client.WithClientCapabilities(caps))
 	if mcp.IsModernProtocol(version) {
-		opts = append(opts, client.WithDiscoverTimeout(discoverTimeout))
+		opts = append(opts, client.WithDiscoverTimeout(discoverBound(ctx)))
 	}
 	tr := rawTransport(s.tr, s)
 	if s.probe != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"sync"
 
@@ -46,10 +47,10 @@ func (p *modernProbe) SendRequest(ctx context.Context, req transport.JSONRPCRequ
 // does not speak 2026-07-28, so that the handshake may work: an HTTP 4xx,
 // a JSON-RPC error other than an unsupported version, an unsupported
 // version naming a handshake revision among the supported ones (mcp-go
-// has already followed one naming a newer stateless revision), an answer
-// that is no JSON-RPC response at all, or none within the probe's bound. A refusal of credentials (401, 403), a server error (5xx)
-// or a lost connection (lost) would fail the handshake too and is reported
-// as it is.
+// has already followed one naming a newer stateless revision), or an
+// answer that is no JSON-RPC response at all. A refusal of credentials
+// (401, 403), a server error (5xx), a lost connection (lost) or no answer
+// in time would fail the handshake too and is reported as it is.
 func (p *modernProbe) refused(status int, lost bool) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -69,9 +70,19 @@ func (p *modernProbe) refused(status int, lost bool) bool {
 		if errors.As(p.err, &unsupported) {
 			return speaksHandshake(unsupported.Supported)
 		}
-		return true
+		// Over HTTP a server of either era answers a POST; one that did
+		// not within the bound is slow or stuck, which the handshake
+		// would not cure, and its refusal of initialize would then read
+		// as a configuration error, never retried.
+		return !timedOut(p.err)
 	}
 	return false
+}
+
+// timedOut reports whether err is a request that ran out of time.
+func timedOut(err error) bool {
+	var ne net.Error
+	return errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout())
 }
 
 // speaksHandshake reports whether a server that named the versions it

@@ -317,7 +317,8 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 }
 
 // Over stdio a 2025 server is probed with server/discover once; the
-// reconnect, a new process, asks for the handshake at once. The server's
+// reconnect, a new process, asks for the handshake at once, unless the
+// first probe went unanswered. The server's
 // input is recorded on its way in, through tee.
 func TestStdioReconnectDoesNotProbeAgain(t *testing.T) {
 	t.Parallel()
@@ -349,8 +350,11 @@ func TestStdioReconnectDoesNotProbeAgain(t *testing.T) {
 	}
 	probes := strings.Count(string(in), `"method":"server/discover"`)
 	inits := strings.Count(string(in), `"method":"initialize"`)
-	if probes != 1 || inits != 2 {
-		t.Errorf("server/discover sent %d times and initialize %d times over two connects, want 1 and 2", probes, inits)
+	// On a loaded machine node may start too slowly to refuse the first
+	// probe within its bound; that fallback is not remembered, so the
+	// reconnect probes again (discoverOutcome). Never more than that.
+	if probes < 1 || probes > 2 || inits != 2 {
+		t.Errorf("server/discover sent %d times and initialize %d times over two connects, want 1 (2 if the first went unanswered) and 2", probes, inits)
 	}
 }
 

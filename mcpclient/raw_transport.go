@@ -73,6 +73,8 @@ type (
 	rawStdio struct {
 		*transport.Stdio
 		asks *serverAsks
+		// discover notes whether server/discover went unanswered.
+		discover *discoverOutcome
 	}
 	rawStreamableHTTP struct {
 		*transport.StreamableHTTP
@@ -116,6 +118,7 @@ func (t rawStreamableHTTP) SetProtocolVersion(version string) {
 
 func (t rawStdio) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
 	resp, err := t.Stdio.SendRequest(ctx, req)
+	t.discover.see(req, err)
 	resp = checkDiscover(req, resp)
 	keepRaw(ctx, resp, err)
 	return resp, err
@@ -147,7 +150,7 @@ func (t rawSSE) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (
 func rawTransport(tr transport.Interface, s *session) transport.Interface {
 	switch t := tr.(type) {
 	case *transport.Stdio:
-		return rawStdio{t, s.asks}
+		return rawStdio{t, s.asks, &s.discover}
 	case *transport.StreamableHTTP:
 		return rawStreamableHTTP{t, s.asks, s.answers, &resender{}}
 	case *transport.SSE:

@@ -104,7 +104,7 @@ func (c *Connector) dialRemote(ctx context.Context, cfg domain.ServerConfig, ver
 	if err != nil {
 		return nil, "", &domain.ConnError{Category: domain.CategoryConfig, Err: err}
 	}
-	c.newClient(s, cfg.Name, version)
+	c.newClient(ctx, s, cfg.Name, version)
 	if err := c.handshake(ctx, s, version); err != nil {
 		if s.probe != nil {
 			err = s.probe.failure(err)

@@ -91,7 +91,7 @@ func (a *serverAsks) handler(next transport.RequestHandler, post func(*transport
 		case asked(req.Method):
 			resp = a.answer(ctx, req)
 		case a.tasks != nil && taskMethod(req.Method):
-			resp = a.tasks.answer(req)
+			resp = a.tasks.answer(ctx, req)
 		case next == nil:
 			return nil, fmt.Errorf("unsupported request method: %s", req.Method)
 		default:

@@ -34,6 +34,8 @@ type session struct {
 	client  *client.Client
 	version string
 	caps    mcp.ServerCapabilities
+	// discover is how a stdio server met the server/discover probe.
+	discover discoverOutcome
 
 	// ctx is the long-lived context mcp-go's transport runs on; cancel
 	// ends it, and with it the GET or listen stream.

@@ -50,7 +50,7 @@ func (c *Connector) connectStdio(ctx context.Context, cfg domain.ServerConfig, s
 	s.asks = c.serverAsks(s, cfg.Name)
 	key := cfg.Fingerprint()
 	version := c.preferredVersion(key)
-	c.newClient(s, cfg.Name, version)
+	c.newClient(ctx, s, cfg.Name, version)
 	if err := c.handshake(ctx, s, version); err != nil {
 		// Whatever failed, the next connect probes afresh.
 		c.eras.forget(key)
@@ -79,7 +79,14 @@ func (c *Connector) connectStdio(ctx context.Context, cfg domain.ServerConfig, s
 		_ = s.Close()
 		return nil, ce
 	}
-	c.eras.remember(key, s.version)
+	if s.discover.timedOut() && !mcp.IsModernProtocol(s.version) {
+		// The handshake worked after server/discover went unanswered:
+		// the server may have been slow to start rather than old, so the
+		// next connect probes again rather than settling on 2025.
+		c.eras.forget(key)
+	} else {
+		c.eras.remember(key, s.version)
+	}
 	if mcp.IsModernProtocol(s.version) {
 		s.listen()
 	}

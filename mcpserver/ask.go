@@ -62,6 +62,9 @@ type heldCall struct {
 type pendingAsk struct {
 	req    domain.ServerRequest
 	answer chan askAnswer // holds one
+	// forget drops the swap of its stand-in params (see forwardRaw) once
+	// it is answered; set with the round, under the held call's mu.
+	forget func()
 }
 
 type askAnswer struct {
@@ -102,6 +105,7 @@ func (h *heldCall) Ask(ctx context.Context, req domain.ServerRequest) (json.RawM
 		return h.askSession(ctx, req)
 	}
 	p := &pendingAsk{req: req, answer: make(chan askAnswer, 1)}
+	defer h.forgetSwap(p)
 	select {
 	case h.asks <- p:
 	case <-h.done:
@@ -114,6 +118,16 @@ func (h *heldCall) Ask(ctx context.Context, req domain.ServerRequest) (json.RawM
 		return a.raw, a.err
 	case <-ctx.Done():
 		return nil, fmt.Errorf("the calling client %s did not answer in time: %w", clientName(h.client), ctx.Err())
+	}
+}
+
+// forgetSwap drops p's stand-in swap, when a round put it to the client.
+func (h *heldCall) forgetSwap(p *pendingAsk) {
+	h.mu.Lock()
+	forget := p.forget
+	h.mu.Unlock()
+	if forget != nil {
+		forget()
 	}
 }
 
@@ -191,16 +205,18 @@ func (h *heldCall) askSession(ctx context.Context, req domain.ServerRequest) (js
 	)
 	switch req.Method {
 	case domain.MethodElicit:
-		var p mcp.ElicitationParams
-		if err := unmarshalParams(req, &p); err != nil {
-			return nil, err
+		p, forget, perr := elicitStandIn(rc, req)
+		if perr != nil {
+			return nil, perr
 		}
+		defer forget()
 		res, err = srv.RequestElicitation(sctx, mcp.ElicitationRequest{Request: mcp.Request{Method: req.Method}, Params: p})
 	case domain.MethodSample:
-		var p mcp.CreateMessageParams
-		if err := unmarshalParams(req, &p); err != nil {
-			return nil, err
+		p, forget, perr := sampleStandIn(rc, req)
+		if perr != nil {
+			return nil, perr
 		}
+		defer forget()
 		res, err = srv.RequestSampling(sctx, mcp.CreateMessageRequest{Request: mcp.Request{Method: req.Method}, CreateMessageParams: p})
 	case domain.MethodRoots:
 		res, err = srv.RequestRoots(sctx, mcp.ListRootsRequest{Request: mcp.Request{Method: req.Method}})

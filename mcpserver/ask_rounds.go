@@ -33,7 +33,7 @@ func (ep *endpoint) wait(ctx context.Context, h *heldCall, stop func(final bool)
 				p.answer <- askAnswer{err: fmt.Errorf("%w: the calling client %s stopped waiting for the call", domain.ErrNotAsked, clientName(h.client))}
 				continue
 			}
-			res, err := ep.inputRequired(h, p)
+			res, err := ep.inputRequired(ctx, h, p)
 			if err != nil {
 				p.answer <- askAnswer{err: err}
 				continue
@@ -64,8 +64,9 @@ func (ep *endpoint) finish(ctx context.Context, h *heldCall, stop func(final boo
 
 // inputRequired makes p the next round put to a 2026-07-28 client: an
 // input_required result whose requestState, sealed, names the call and
-// the round.
-func (ep *endpoint) inputRequired(h *heldCall, p *pendingAsk) (*mcp.CallToolResult, error) {
+// the round. The request's params are the server's own, swapped in as the
+// result is written (forwardRaw); ctx is the client's tools/call.
+func (ep *endpoint) inputRequired(ctx context.Context, h *heldCall, p *pendingAsk) (*mcp.CallToolResult, error) {
 	h.mu.Lock()
 	round := h.round + 1
 	h.mu.Unlock()
@@ -82,20 +83,21 @@ func (ep *endpoint) inputRequired(h *heldCall, p *pendingAsk) (*mcp.CallToolResu
 	}
 	b := server.NewInputRequestBuilder(state)
 	var key string
+	forget := func() {}
 	switch p.req.Method {
 	case domain.MethodElicit:
-		var params mcp.ElicitationParams
-		if err := unmarshalParams(p.req, &params); err != nil {
+		params, f, err := elicitStandIn(ctx, p.req)
+		if err != nil {
 			return nil, err
 		}
-		key = fmt.Sprintf("elicitation-%d", round)
+		key, forget = fmt.Sprintf("elicitation-%d", round), f
 		b.Elicit(key, params)
 	case domain.MethodSample:
-		var params mcp.CreateMessageParams
-		if err := unmarshalParams(p.req, &params); err != nil {
+		params, f, err := sampleStandIn(ctx, p.req)
+		if err != nil {
 			return nil, err
 		}
-		key = fmt.Sprintf("sampling-%d", round)
+		key, forget = fmt.Sprintf("sampling-%d", round), f
 		b.Sample(key, params)
 	case domain.MethodRoots:
 		key = fmt.Sprintf("roots-%d", round)
@@ -105,6 +107,7 @@ func (ep *endpoint) inputRequired(h *heldCall, p *pendingAsk) (*mcp.CallToolResu
 	}
 	h.mu.Lock()
 	h.round, h.pending, h.key = round, p, key
+	p.forget = forget
 	h.mu.Unlock()
 	ep.held.keep(h)
 	return b.ToolResult(), nil

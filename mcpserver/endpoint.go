@@ -113,7 +113,7 @@ func newEndpoint(g *Gateway, name string) *endpoint {
 		// addresses, not only loopback names) and Origin on every request.
 		server.WithDisableLocalhostProtection(true),
 		server.WithHTTPContextFunc(ep.listingContext))
-	ep.handler = g.untilClosed(guardCancel(ep.guardSubscribe(keepExtras(cachedToolLists(ep.http)))))
+	ep.handler = g.untilClosed(guardCancel(ep.guardSubscribe(forwardRaw(keepExtras(cachedToolLists(ep.http))))))
 	return ep
 }
 

@@ -55,9 +55,11 @@ func (ep *endpoint) addLogging(hooks *server.Hooks) {
 		delete(ep.logs.levels, s.SessionID())
 		ep.logs.mu.Unlock()
 		// A session that asked for more detail is gone: the servers go
-		// back to what the others (and the drawer) want.
+		// back to what the others (and the drawer) want. Asking a server
+		// is a network round trip, and mcp-go tears the session down
+		// while this hook runs, so it is not waited for.
 		if asked {
-			ep.g.syncLogLevels(ctx, ep.server)
+			go ep.g.syncLogLevels(context.WithoutCancel(ctx), ep.server)
 		}
 	})
 	hooks.AddAfterSetLevel(func(ctx context.Context, _ any, req *mcp.SetLevelRequest, _ *mcp.EmptyResult) {

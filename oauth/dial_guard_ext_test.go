@@ -49,8 +49,8 @@ func TestManagerRefusesNamesThatResolveToThisMachine(t *testing.T) {
 	m.Transport(cfg, http.DefaultTransport)
 
 	_, err = m.Start(context.Background(), "remote")
-	if !errors.Is(err, oauth.ErrInsecureURL) {
-		t.Fatalf("Start: got %v, want ErrInsecureURL", err)
+	if !errors.Is(err, oauth.ErrLocalAddress) {
+		t.Fatalf("Start: got %v, want ErrLocalAddress", err)
 	}
 	if n := conns.Load(); n != 0 {
 		t.Fatalf("%d connections reached the local service", n)

@@ -23,6 +23,8 @@ func TestRefuseLocalJudgesTheDialedAddress(t *testing.T) {
 		{"ipv6-link-local-multicast", "[ff02::fb]:5353", true},
 		{"ipv6-interface-local-multicast", "[ff01::1]:443", true},
 		{"ipv4-unspecified", "0.0.0.0:8080", true},
+		{"aws-ipv6-metadata", "[fd00:ec2::254]:80", true},
+		{"other-unique-local-is-a-private-network", "[fd00:ec2::253]:443", false},
 		{"ipv6-unspecified", "[::]:8080", true},
 		{"public-ipv4", "93.184.216.34:443", false},
 		{"public-ipv6", "[2606:2800:220:1::1]:443", false},
@@ -34,8 +36,8 @@ func TestRefuseLocalJudgesTheDialedAddress(t *testing.T) {
 			if got := err != nil; got != tt.refused {
 				t.Fatalf("got %v, want refused=%v", err, tt.refused)
 			}
-			if tt.refused && !errors.Is(err, ErrInsecureURL) {
-				t.Errorf("got %v, want it to wrap ErrInsecureURL", err)
+			if tt.refused && !errors.Is(err, ErrLocalAddress) {
+				t.Errorf("got %v, want it to wrap ErrLocalAddress", err)
 			}
 		})
 	}
@@ -52,7 +54,7 @@ func TestHTTPClientForGuardsOnlyRemoteServers(t *testing.T) {
 	}
 	remote, _ := url.Parse("https://mcp.example.com/mcp")
 	got := httpClientFor(hc, remote, nil)
-	if _, ok := got.Transport.(guardedTransport); !ok {
+	if _, ok := got.Transport.(*guardedTransport); !ok {
 		t.Fatalf("a remote server's client has transport %T, want guarded", got.Transport)
 	}
 	if again := guardDial(got, nil); again.Transport != got.Transport {

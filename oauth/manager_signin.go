@@ -213,16 +213,21 @@ func (m *Manager) complete(ctx context.Context, expect string, q url.Values) (na
 	}
 	delete(m.flows, state)
 	now := m.opts.Clock.Now()
-	var s *server
+	var (
+		s      *server
+		curURL string
+	)
 	if f != nil {
-		s = m.servers[f.server]
+		if s = m.servers[f.server]; s != nil {
+			curURL = s.cfg.URL // Transport writes cfg under m.mu
+		}
 	}
 	m.mu.Unlock()
 	if f == nil || state == "" || !now.Before(f.expires) {
 		return "", domain.ErrSignInUnknown
 	}
-	if s == nil || s.cfg.URL != f.url {
-		return f.server, fmt.Errorf("sign in to %s: the server's address changed: %w", f.server, domain.ErrSignInUnknown)
+	if s == nil || curURL != f.url {
+		return f.server, errAddressChanged(f.server)
 	}
 	// RFC 9207: the issuer is checked on error responses too, so that
 	// another server's words are never shown as this one's.
@@ -259,10 +264,28 @@ func (m *Manager) complete(ctx context.Context, expect string, q url.Values) (na
 	// come together, so a refresh of the old grant in flight can neither
 	// overwrite what is stored nor replace what is used.
 	s.grantMu.Lock()
+	// The exchange took time: a settings change meanwhile may have
+	// replaced the entry or moved the server to another address, and these
+	// tokens must not be saved under its name for the new one.
+	if !m.signInCurrent(s, f.url) {
+		s.grantMu.Unlock()
+		m.opts.Log.Info("sign-in for a changed address discarded", "server", f.server)
+		_ = Revoke(sctx, m.httpFor(f.url), f.md, f.client, tok)
+		return f.server, errAddressChanged(f.server)
+	}
 	if err := m.saveTokens(sctx, f.server, rec); err != nil {
 		m.opts.Log.Warn("keep sign-in", "server", f.server, "error", err)
 	}
 	m.mu.Lock()
+	if m.servers[s.name] != s || s.cfg.URL != f.url {
+		// Changed while saving: the record names the old address, which
+		// the new entry does not load.
+		m.mu.Unlock()
+		s.grantMu.Unlock()
+		m.opts.Log.Info("sign-in for a changed address discarded", "server", f.server)
+		_ = Revoke(sctx, m.httpFor(f.url), f.md, f.client, tok)
+		return f.server, errAddressChanged(f.server)
+	}
 	m.stopRetryLocked(s)
 	md, c := f.md, f.client
 	s.md, s.client, s.tok, s.got = &md, &c, &tok, now
@@ -276,6 +299,20 @@ func (m *Manager) complete(ctx context.Context, expect string, q url.Values) (na
 	m.changed(f.server)
 	m.opts.Log.Info("signed in", "server", f.server, "issuer", md.Issuer)
 	return f.server, nil
+}
+
+// signInCurrent reports whether s is still the server's entry and still
+// for the address a sign-in began with.
+func (m *Manager) signInCurrent(s *server, addr string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.servers[s.name] == s && s.cfg.URL == addr
+}
+
+// errAddressChanged is the failure of a sign-in whose server moved to
+// another address (or was removed) before it finished.
+func errAddressChanged(name string) error {
+	return fmt.Errorf("sign in to %s: the server's address changed during the sign-in; sign in again: %w", name, domain.ErrSignInUnknown)
 }
 
 // SignOut revokes and forgets the server's tokens and its pending flows.

@@ -57,3 +57,7 @@ func (p ChipProps) signIn(ctx context.Context) ChipSignInProps {
 	}
 	return s
 }
+
+// ChipSignInFormID is the page's one empty form that every chip's Sign in
+// button submits through (with its own formaction).
+const ChipSignInFormID = "chip-signin-form"

@@ -63,7 +63,7 @@ func TestChipSignInOnlyWhenAPersonCanSignIn(t *testing.T) {
 			tt.in.ServerName = "linear"
 			p := views.NewChipPropsAt(tt.in, testNow).At(views.PlaceHeader, "/ui/servers/linear/drawer")
 			doc := renderWithSignIn(t, views.StatusChip(p))
-			b := doc.Find(`[data-testid="status-chip"] > form.chip-signin > button[data-testid="chip-signin"]`)
+			b := doc.Find(`[data-testid="status-chip"] > button[data-testid="chip-signin"]`)
 			hint := doc.Find(`[data-testid="tooltip-auth-hint"]`)
 			if tt.kind == "" {
 				if b.Length() != 0 || hint.Length() != 0 {
@@ -74,8 +74,11 @@ func TestChipSignInOnlyWhenAPersonCanSignIn(t *testing.T) {
 			if b.Length() != 1 || b.AttrOr("data-kind", "") != tt.kind {
 				t.Fatalf("got %d actions (kind %q), want one of kind %q", b.Length(), b.AttrOr("data-kind", ""), tt.kind)
 			}
-			if got := b.Parent().AttrOr("action", ""); got != "/ui/servers/linear/auth/start" {
-				t.Errorf("action %q", got)
+			if got := b.AttrOr("formaction", ""); got != "/ui/servers/linear/auth/start" {
+				t.Errorf("formaction %q", got)
+			}
+			if b.AttrOr("form", "") != views.ChipSignInFormID || b.AttrOr("formmethod", "") != "post" || b.AttrOr("formtarget", "") != "_blank" {
+				t.Errorf("button %v; want a POST through the page's form in a new tab", b.Nodes[0].Attr)
 			}
 			if b.AttrOr("id", "") != "chipsignin-h-"+p.Key {
 				t.Errorf("id %q", b.AttrOr("id", ""))

@@ -65,13 +65,21 @@ function errorOf(err) {
 async function main() {
   const spec = await readStdin();
   const timeout = spec.timeoutMs ?? 60000;
-  // The client capabilities Switchboard declares upstream, answered as
+  // The client capabilities Switchboard declares upstream (tasks too, so a
+  // server offers both clients the same tools), answered as
   // Switchboard answers when nobody can be asked (no roots; elicitation
   // and sampling refused), so servers that adapt to the client (roots,
   // sampling, elicitation) behave alike.
   const client = new Client(
     { name: 'switchboard-parity-direct', version: '1.0.0' },
-    { capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} } },
+    {
+      capabilities: {
+        elicitation: { form: {}, url: {} },
+        sampling: {},
+        roots: {},
+        tasks: { list: {}, cancel: {}, requests: { elicitation: { create: {} }, sampling: { createMessage: {} } } },
+      },
+    },
   );
   const refuse = () => {
     throw new McpError(ErrorCode.InvalidRequest, 'nobody could be asked');
