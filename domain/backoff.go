@@ -27,8 +27,17 @@ func (b Backoff) Delay(n int, r float64) time.Duration {
 	return d + time.Duration(float64(d)*b.Jitter*r)
 }
 
-// AutoDisable stops zombie retry loops: Threshold consecutive failures
-// within Window disable the server until a person enables it again.
+// AtCeiling reports whether retry number n waits the longest the schedule
+// allows, Max: from there an outage retries at a steady pace.
+func (b Backoff) AtCeiling(n int) bool {
+	return b.Max > 0 && b.Delay(n, 0) >= b.Max
+}
+
+// AutoDisable stops crash loops: Threshold failures within Window that
+// say the server itself is broken (a process exiting, a server that
+// answers and fails) disable it until a person enables it again. Failures
+// of the path to a server never count (pathFailure): an outage retries at
+// the backoff's ceiling for as long as it lasts.
 type AutoDisable struct {
 	Threshold int
 	Window    time.Duration
@@ -36,3 +45,15 @@ type AutoDisable struct {
 
 // DefaultAutoDisable is seed 000 R4.2: five failures within ten minutes.
 var DefaultAutoDisable = AutoDisable{Threshold: 5, Window: 10 * time.Minute}
+
+// pathFailure reports whether a failure of this category is one of the
+// path to a server rather than of the server: nothing answered, or not in
+// time, or the name or the TLS handshake failed. Such failures never
+// count toward auto-disable.
+func (c ErrorCategory) pathFailure() bool {
+	switch c {
+	case CategoryRefused, CategoryTimeout, CategoryDNS, CategoryTLS:
+		return true
+	}
+	return false
+}

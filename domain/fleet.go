@@ -172,6 +172,9 @@ func (f *Fleet) Remove(ctx context.Context, name string) error {
 	f.applyMu.Lock()
 	defer f.applyMu.Unlock()
 	s, err := f.get(name)
+	if isBlocked(err) {
+		return f.removeBlocked(ctx, name)
+	}
 	if err != nil {
 		return err
 	}

@@ -17,13 +17,22 @@ import (
 
 // Errors of the invocation service.
 var (
-	ErrInvocationNotFound = fmt.Errorf("invocation not found: %w", ErrNotFound)
-	ErrToolNotFound       = fmt.Errorf("tool not found: %w", ErrNotFound)
-	ErrBadArguments       = errors.New("arguments must be a JSON object")
+	ErrInvocationNotFound error = &notFoundError{what: "invocation"}
+	ErrToolNotFound       error = &notFoundError{what: "tool"}
+	ErrBadArguments             = errors.New("arguments must be a JSON object")
 	// ErrDuplicateCall is a second invocation with the same CallKey in a
 	// scope: a client replaying a tool call it already made.
-	ErrDuplicateCall = errors.New("an invocation with this call key already exists")
+	ErrDuplicateCall = errors.New("an invocation with this messageId and toolCallId already exists")
 )
+
+// notFoundError is a lookup of something other than a server that found
+// nothing. Its text names only what was missing, where wrapping
+// ErrNotFound would append "server not found"; errors.Is still takes it
+// for ErrNotFound, so every caller that answers ErrNotFound keeps doing so.
+type notFoundError struct{ what string }
+
+func (e *notFoundError) Error() string        { return e.what + " not found" }
+func (e *notFoundError) Is(target error) bool { return target == ErrNotFound }
 
 // DefaultMaxResultBytes caps what one result may take in the store.
 const DefaultMaxResultBytes = 10 << 20

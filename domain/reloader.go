@@ -21,6 +21,9 @@ type LoadedConfig struct {
 	Servers  []ServerConfig
 	Sources  []ConfigSource
 	Problems []*SettingsError // bad entries, skipped
+	// Demo says the settings file does not exist yet and the built-in
+	// demo servers run in its place.
+	Demo bool
 }
 
 // ConfigState is what the last reload saw, for the API and the banner.
@@ -31,6 +34,9 @@ type ConfigState struct {
 	// running configuration is the file's.
 	Error   *SettingsError
 	Version uint64
+	// Demo says the built-in demo servers run because there is no
+	// settings file yet; creating it ends the demo.
+	Demo bool
 }
 
 // ReloaderOptions wires a Reloader.
@@ -48,6 +54,12 @@ type ReloaderOptions struct {
 type Reloader struct {
 	opts   ReloaderOptions
 	passMu sync.Mutex // serializes passes
+
+	// applied is the last load that reached the fleet, so a save that
+	// parses to the same thing (reformatting, reordered keys, this
+	// program's own write) changes nothing, not even the state. Guarded
+	// by passMu.
+	applied *LoadedConfig
 
 	mu      sync.Mutex // guards state, dirty, looping and subs
 	state   ConfigState
@@ -124,14 +136,18 @@ func (r *Reloader) Reload(ctx context.Context) (ConfigState, ApplyResult, error)
 	if err != nil {
 		return r.State(), res, err
 	}
+	// The state still shows the applied load unless a failed load since
+	// put its error there, which this good one must clear.
+	if r.applied != nil && sameLoad(*r.applied, loaded) && r.State().Error == firstProblem(*r.applied) {
+		return r.State(), res, nil
+	}
+	r.applied = &loaded
 	now := r.opts.Clock.Now()
 	st := r.update(func(s *ConfigState) {
 		s.Sources = loaded.Sources
 		s.LastReloadAt = now
-		s.Error = nil
-		if len(loaded.Problems) > 0 {
-			s.Error = loaded.Problems[0]
-		}
+		s.Error = firstProblem(loaded)
+		s.Demo = loaded.Demo
 	})
 	if n := len(res.Added) + len(res.Removed) + len(res.Reconnected) + len(res.Updated); n > 0 {
 		r.opts.Log.Info("settings reloaded", "added", res.Added, "removed", res.Removed,

@@ -86,6 +86,8 @@ func TestReloaderCoalescesTriggersDuringAPass(t *testing.T) {
 	<-l.inPass // the first pass is running and held
 	rl.Trigger()
 	rl.Trigger()
+	// The second pass finds a different file, so it is a reload too.
+	l.set(domain.LoadedConfig{Servers: []domain.ServerConfig{server("a")}}, nil)
 	l.hold <- struct{}{} // finish pass 1
 	<-l.inPass           // pass 2 starts
 	l.hold <- struct{}{}

@@ -21,10 +21,20 @@ type Status struct {
 	// it never holds a value expanded from the environment.
 	Approval *ApprovalRequest
 
-	Attempt     int // consecutive failures in the current outage; 0 while connected
-	MaxAttempts int // failures that auto-disable the server
+	// Attempt numbers the failures of the current outage; 0 while
+	// connected. While the last failure counts toward auto-disable it
+	// counts those failures within the window instead, of MaxAttempts.
+	Attempt int
+	// MaxAttempts is how many counted failures auto-disable the server;
+	// 0 while the last failure was one of the path to it (refused,
+	// timeout, dns, a network never reached), which never disables.
+	MaxAttempts int
 	Delay       time.Duration
 	NextRetryAt time.Time
+	// RetryEvery is set once a failure that cannot auto-disable the
+	// server retries at the backoff's ceiling: the interval it keeps
+	// retrying at for as long as the outage lasts ("retrying every 30 s").
+	RetryEvery time.Duration
 
 	// StartingSince is when the process of the attempt in flight started,
 	// for "starting · 12 s"; zero when no stdio process is starting.
@@ -84,4 +94,5 @@ func (s *Status) clearError() {
 	s.Retryable = false
 	s.Delay = 0
 	s.NextRetryAt = time.Time{}
+	s.RetryEvery = 0
 }

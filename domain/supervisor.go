@@ -276,6 +276,11 @@ func (s *supervisor) connect(ev Event) {
 	s.authMoved = false
 	s.st.Delay = 0
 	s.st.NextRetryAt = time.Time{}
+	// The session these described is closed or never was: a restart's
+	// connecting snapshot must not claim it is still up (issue #12).
+	s.st.ConnectedAt = time.Time{}
+	s.st.HasLatency = false
+	s.st.Latency = 0
 	if cfg.Transport == TransportStdio {
 		s.st.StartingSince = s.opts.Clock.Now()
 	}
@@ -323,7 +328,7 @@ func (s *supervisor) onAttempt(r attemptResult) {
 	s.live = r.session
 	s.mu.Unlock()
 	s.setCaps(r.caps)
-	s.resetFailures()
+	s.connectedResets()
 	s.transition(EvConnected)
 	s.st.clearError()
 	s.st.StartingSince, s.st.LastStderr = time.Time{}, ""
@@ -343,7 +348,9 @@ func (s *supervisor) onAttempt(r attemptResult) {
 func (s *supervisor) fail(err error) { s.failCounting(err, true) }
 
 // failCounting is fail for a failure that may not count toward
-// auto-disable (counts false): it still backs off like any other.
+// auto-disable (counts false): it still backs off like any other. One
+// that may count does so only when it says the server itself is broken
+// (serverAtFault); a failure of the path to it never counts.
 func (s *supervisor) failCounting(err error, counts bool) {
 	if err == nil {
 		err = &ConnError{Category: CategoryProtocol, Err: errors.New("connection lost")}
@@ -352,9 +359,10 @@ func (s *supervisor) failCounting(err error, counts bool) {
 		s.failSignIn(err)
 		return
 	}
+	cat := Categorize(err)
+	counts = counts && s.serverAtFault(cat)
 	s.stopAll()
 	now := s.opts.Clock.Now()
-	cat := Categorize(err)
 	var ce *ConnError
 	if errors.As(err, &ce) && ce.Category == CategoryExited && len(ce.StderrTail) == 0 {
 		ce.StderrTail = s.stderr.Since(s.stderrMark, stderrTailLines)
@@ -389,12 +397,17 @@ func (s *supervisor) failCounting(err error, counts bool) {
 	}
 	s.st.LastErrorAt = now
 	s.st.Retryable = cat.Transient()
-	s.st.Attempt = s.consecutive
+	ad := s.opts.AutoDisable
+	// "attempt N of 5" only where auto-disable can happen, counting what
+	// it counts; otherwise the failure's number in this outage, of no limit.
+	s.st.Attempt, s.st.MaxAttempts = s.consecutive, 0
+	if counts {
+		s.st.Attempt, s.st.MaxAttempts = len(s.failures), ad.Threshold
+	}
 	s.st.ConnectedAt = time.Time{}
 	s.st.HasLatency = false
 	s.st.Latency = 0
 
-	ad := s.opts.AutoDisable
 	s.mu.Lock()
 	auto := s.cfg.AutoReconnect
 	s.mu.Unlock()
@@ -409,6 +422,9 @@ func (s *supervisor) failCounting(err error, counts bool) {
 		s.transition(EvFail)
 		s.st.Delay = s.opts.Backoff.Delay(s.consecutive-1, s.opts.Rand())
 		s.st.NextRetryAt = now.Add(s.st.Delay)
+		if !counts && s.opts.Backoff.AtCeiling(s.consecutive-1) {
+			s.st.RetryEvery = s.opts.Backoff.Max
+		}
 		s.retry = s.opts.Clock.NewTimer(s.st.Delay)
 		s.opts.Log.Warn("server failed, retrying", "server", s.st.ServerName, "category", string(cat),
 			"attempt", s.consecutive, "retry_in", s.st.Delay.String(), "error", s.st.Error)
@@ -431,6 +447,39 @@ func (s *supervisor) resetFailures() {
 	s.failures = nil
 	clear(s.cutOffs)
 	s.st.Attempt = 0
+	s.st.MaxAttempts = s.opts.AutoDisable.Threshold
+}
+
+// connectedResets starts the backoff over after a good connect but keeps
+// the counted failures of the window: a server that connects and then
+// fails again, five times in ten minutes, is a crash loop all the same,
+// and its failures age out of the window on their own.
+func (s *supervisor) connectedResets() {
+	s.consecutive = 0
+	clear(s.cutOffs)
+	s.st.Attempt = 0
+	s.st.MaxAttempts = s.opts.AutoDisable.Threshold
+}
+
+// serverAtFault reports whether a failure of category cat says the server
+// itself is broken, which is what auto-disable is for: a process that
+// exited, or a server that was reached and failed anyway (a stdio process
+// always is). A failure of the path to a remote server (refused, timeout,
+// dns, tls, or a network error before it answered) says nothing about the
+// server: a laptop off the network for a minute must not disable anything.
+// Called before stopAll, while the session and the attempt are still known.
+func (s *supervisor) serverAtFault(cat ErrorCategory) bool {
+	switch {
+	case cat == CategoryExited:
+		return true
+	case cat.pathFailure():
+		return false
+	}
+	s.mu.Lock()
+	stdio := s.cfg.Transport == TransportStdio
+	s.mu.Unlock()
+	reached := s.session != nil || (s.listing != nil && s.listing.Load())
+	return stdio || reached
 }
 
 // autoDisable turns the server off after too many failures in the window;

@@ -42,7 +42,7 @@ func (s *supervisor) failSignIn(err error) {
 	s.st.Error = s.redact.Redact(err.Error())
 	s.st.ErrorCategory = CategorySignIn
 	s.st.LastErrorAt = s.opts.Clock.Now()
-	s.st.Attempt = s.consecutive
+	s.st.Attempt, s.st.MaxAttempts = s.consecutive, 0 // a sign-in never counts toward auto-disable
 	s.st.ConnectedAt = time.Time{}
 	s.st.HasLatency = false
 	s.st.Latency = 0

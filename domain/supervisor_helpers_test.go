@@ -126,3 +126,9 @@ func caps(tools ...string) domain.Capabilities {
 func transient(msg string) error {
 	return &domain.ConnError{Category: domain.CategoryRefused, Err: fmt.Errorf("%s", msg)}
 }
+
+// crashed is a process that exited by itself: the server's own failure,
+// which counts toward auto-disable.
+func crashed() error {
+	return &domain.ConnError{Category: domain.CategoryExited, ExitCode: 1, Err: domain.ErrProcessExited}
+}

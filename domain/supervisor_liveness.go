@@ -103,9 +103,16 @@ func (s *supervisor) onRelist(r listResult) {
 		return
 	}
 	if r.err != nil {
-		// The last good lists keep serving; a broken connection shows up
-		// through Done or the next probe, which handle it properly.
-		s.opts.Log.Warn("re-list failed", "server", s.st.ServerName, "error", s.redact.Redact(r.err.Error()))
+		// The last good lists keep serving and the server stays connected,
+		// but it says what failed, so consumers see the lists may be stale
+		// (issue #12); a later good re-list clears it. A broken connection
+		// shows up through Done or the next probe, which handle it properly.
+		s.st.clearError()
+		s.st.Error = s.redact.Redact(r.err.Error())
+		s.st.ErrorCategory = Categorize(r.err)
+		s.st.LastErrorAt = s.opts.Clock.Now()
+		s.publish()
+		s.opts.Log.Warn("re-list failed", "server", s.st.ServerName, "error", s.st.Error)
 		return
 	}
 	caps := s.capabilities()
@@ -113,6 +120,7 @@ func (s *supervisor) onRelist(r listResult) {
 		caps = caps.with(k, r.caps)
 	}
 	s.setCaps(caps)
+	s.st.clearError()
 	s.st.LastSyncAt = s.opts.Clock.Now()
 	s.publish()
 }

@@ -97,13 +97,13 @@ func TestAutoDisableAfterFiveFailures(t *testing.T) {
 	r := newRig(t, nil)
 	r.attach(server("a"))
 	for i := range 4 {
-		r.conn.Next(t).Fail(transient("refused"))
+		r.conn.Next(t).Fail(crashed())
 		st := r.waitPhase("a", domain.PhaseWaiting)
 		r.clock.WaitForTimer(t, st.Delay)
 		r.clock.Advance(st.Delay)
 		_ = i
 	}
-	r.conn.Next(t).Fail(transient("refused"))
+	r.conn.Next(t).Fail(crashed())
 	st := r.waitPhase("a", domain.PhaseExhausted)
 	if st.State != domain.StateDisabled || st.DisabledReason != domain.DisabledAuto || st.Error == "" {
 		t.Errorf("after 5 failures: %s reason %q error %q; want disabled, auto, the last error", st.State, st.DisabledReason, st.Error)
@@ -136,7 +136,7 @@ func TestAutoDisableWindow(t *testing.T) {
 	})
 	r.attach(server("a"))
 	for range 6 {
-		r.conn.Next(t).Fail(transient("refused"))
+		r.conn.Next(t).Fail(crashed())
 		r.waitPhase("a", domain.PhaseWaiting)
 		r.clock.WaitForTimer(t, 8*time.Second)
 		r.clock.Advance(8 * time.Second)
@@ -149,7 +149,7 @@ func TestAutoDisableCounterResetsOnConnect(t *testing.T) {
 	r.attach(server("a"))
 	failTimes := func(n int) {
 		for range n {
-			r.conn.Next(t).Fail(transient("refused"))
+			r.conn.Next(t).Fail(crashed())
 			st := r.waitPhase("a", domain.PhaseWaiting)
 			r.clock.WaitForTimer(t, st.Delay)
 			r.clock.Advance(st.Delay)

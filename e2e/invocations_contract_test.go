@@ -159,8 +159,10 @@ func TestInvocationArgsExpand(t *testing.T) {
 	if visible(t, page, pre) {
 		t.Errorf("raw JSON still visible in form view")
 	}
-	if got := text(t, page, form); !strings.Contains(got, "message") || !strings.Contains(got, "hello, arguments") {
-		t.Errorf("form view text: got %q, want the message field and its value", got)
+	// The form view draws each argument with the Run form's control.
+	msg := form + ` [data-testid="invocation-arg-field"][data-name="message"] input`
+	if got, err := page.Locator(msg).InputValue(); err != nil || got != "hello, arguments" {
+		t.Errorf("form view message: got %q (%v), want its value", got, err)
 	}
 	if got := attr(t, page, box+` [data-testid="invocation-args-view"]`, "aria-pressed"); got != "true" {
 		t.Errorf("form view toggle aria-pressed: got %q, want true", got)

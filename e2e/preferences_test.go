@@ -68,8 +68,8 @@ func TestLanguagePersists(t *testing.T) {
 	var langs []string
 	waitFor(t, page, sel, "language switcher")
 	evalJSON(t, page, `sel => JSON.stringify([...document.querySelector(sel).options].map(o => o.value))`, sel, &langs)
-	if len(langs) != 3 {
-		t.Errorf("language options: got %q, want the three languages", langs)
+	if len(langs) != 4 || langs[0] != "auto" {
+		t.Errorf("language options: got %q, want browser language (auto) and the three languages", langs)
 	}
 	choose(t, page, sel, "pt")
 	waitFor(t, page, `html[lang="pt-BR"]`, "language saved and page reloaded")
@@ -83,4 +83,41 @@ func TestLanguagePersists(t *testing.T) {
 	}
 	choose(t, other, sel, "zh")
 	waitFor(t, other, `html[lang="zh-Hans"]`, "switch to Chinese")
+}
+
+// TestStyleChangeLeavesLanguageToTheBrowser: U2. A Portuguese browser that
+// changes only the style preset and the theme stores no language: fresh
+// English and Chinese browsers still get their own, and choosing "browser
+// language" after a language was chosen hands the choice back.
+func TestStyleChangeLeavesLanguageToTheBrowser(t *testing.T) {
+	in := startWith(t, servers{"alpha": demoStdio("alpha", nil)})
+	inLocale := func(locale string) playwright.Page {
+		return openWith(t, in, playwright.BrowserNewContextOptions{Locale: playwright.String(locale)})
+	}
+	pt := inLocale("pt-BR")
+	waitFor(t, pt, `html[lang="pt-BR"]`, "Portuguese from Accept-Language")
+	if got, _ := pt.Locator(selHeader + ` [data-testid="lang-switch"]`).InputValue(); got != "auto" {
+		t.Errorf("language switcher with nothing chosen: got %q, want auto", got)
+	}
+	choose(t, pt, selHeader+` [data-testid="preset-select"]`, "brutalist")
+	waitFor(t, pt, `html[data-preset="brutalist"]`, "preset saved and page reloaded")
+	choose(t, pt, selHeader+` [data-testid="theme-toggle"]`, "dark")
+	waitFor(t, pt, `html[data-theme="dark"]`, "theme saved and page reloaded")
+	for locale, want := range map[string]string{"en-US": "en", "zh-CN": "zh-Hans"} {
+		if got := attr(t, inLocale(locale), "html", "lang"); got != want {
+			t.Errorf("html lang in a new %s browser after a style change: got %q, want %q", locale, got, want)
+		}
+	}
+
+	choose(t, pt, selHeader+` [data-testid="lang-switch"]`, "zh")
+	waitFor(t, pt, `html[lang="zh-Hans"]`, "Chinese chosen")
+	if got := attr(t, inLocale("en-US"), "html", "lang"); got != "zh-Hans" {
+		t.Errorf("html lang in a new en-US browser after choosing Chinese: got %q, want zh-Hans", got)
+	}
+	choose(t, pt, selHeader+` [data-testid="lang-switch"]`, "auto")
+	waitFor(t, pt, `html[lang="pt-BR"]`, "browser language again")
+	if got := attr(t, inLocale("en-US"), "html", "lang"); got != "en" {
+		t.Errorf("html lang in a new en-US browser after browser language: got %q, want en", got)
+	}
+	checkAxe(t, pt, "preferences with browser language")
 }

@@ -28,9 +28,11 @@
 // (settingsfile replaces the target) or who deploy by swapping a linked
 // directory should also pass the resolved path.
 //
-// Every watched directory must exist when Watch is called; a missing one is
-// an error wrapping fs.ErrNotExist, not a watch on an ancestor that waits
-// for it to appear. The caller knows whether to create the directory and
-// that keeps this package free of a second, rarely exercised code path. A
-// directory removed later stops being watched; that is logged.
+// A watched directory need not exist. Until it does, its nearest existing
+// ancestor is watched instead, and when the directory appears (even as
+// part of `mkdir -p` with the file written at once) the watch moves onto
+// it and a settings file already inside is reported as changed. A
+// directory removed later is waited for in the same way. This is how a
+// settings file the person has not created yet, in a directory that does
+// not exist yet either, is picked up the moment it is written.
 package fswatch

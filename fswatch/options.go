@@ -14,8 +14,8 @@ const DefaultDebounce = 300 * time.Millisecond
 // Options configures Watch. Time and logging come in here so tests can
 // drive the debounce with a fake clock instead of sleeping.
 type Options struct {
-	// Paths are the files to watch. A file need not exist yet, but its
-	// directory must. Changes name them as given here.
+	// Paths are the files to watch. Neither a file nor its directory
+	// need exist yet. Changes name them as given here.
 	Paths []string
 	// Debounce is the quiet period that ends a burst; zero means
 	// DefaultDebounce.

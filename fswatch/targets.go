@@ -41,10 +41,11 @@ func newTargets(paths []string) (targets, error) {
 	return tg, nil
 }
 
-// isDir reports whether name is one of the watched directories.
-func (tg targets) isDir(name string) bool {
+// onTheWay reports whether name is a settings directory or an ancestor of
+// one, whose creation or removal can move a watch.
+func (tg targets) onTheWay(name string) bool {
 	for _, d := range tg.dirs {
-		if d == name {
+		if onTheWay(name, d) {
 			return true
 		}
 	}

@@ -1,8 +1,6 @@
 package fswatch
 
 import (
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -171,16 +169,6 @@ func TestContextEndStopsTheWatcher(t *testing.T) {
 	}
 	if err := w.Close(); err != nil {
 		t.Fatalf("close: %v", err)
-	}
-}
-
-// A file whose directory does not exist is an error, not a silent watch.
-func TestMissingDirectoryIsAnError(t *testing.T) {
-	t.Parallel()
-	path := filepath.Join(t.TempDir(), "not-yet", "settings.json")
-	_, err := Watch(t.Context(), Options{Paths: []string{path}})
-	if !errors.Is(err, fs.ErrNotExist) {
-		t.Fatalf("got %v, want an error wrapping fs.ErrNotExist", err)
 	}
 }
 

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -45,16 +48,20 @@ func watch(ctx context.Context, opts Options, handled func(fsnotify.Event)) (*Wa
 	if err != nil {
 		return nil, fmt.Errorf("start file watcher: %w", err)
 	}
-	for _, dir := range tg.dirs {
-		if err := fw.Add(dir); err != nil {
-			_ = fw.Close()
-			return nil, fmt.Errorf("watch directory %s: %w", dir, err)
-		}
-	}
 	ctx, cancel := context.WithCancel(ctx)
 	w := &Watcher{changes: make(chan Change, 1), cancel: cancel, done: make(chan struct{})}
 	l := &loop{fs: fw, targets: tg, opts: opts, changes: w.changes, handled: handled,
-		pending: make(map[string]bool)}
+		pending: make(map[string]bool), watched: make(map[string]bool), standIn: make(map[string]string)}
+	if _, _, err := l.place(); err != nil {
+		cancel()
+		_ = fw.Close()
+		return nil, err
+	}
+	for _, d := range tg.dirs {
+		if at := l.standIn[d]; at != d {
+			opts.Log.Info("settings directory does not exist yet; watching for it", "dir", d, "watching", at)
+		}
+	}
 	go func() {
 		l.run(ctx)
 		w.err = fw.Close()
@@ -85,6 +92,11 @@ type loop struct {
 	handled func(fsnotify.Event)
 	pending map[string]bool // paths with events since the last Change
 	timer   domain.Timer    // the running quiet period; nil when idle
+	// watched are the directories fsnotify watches; standIn maps each
+	// settings directory to the one watched for it: itself, or while it
+	// is missing its nearest existing ancestor.
+	watched map[string]bool
+	standIn map[string]string
 }
 
 func (l *loop) run(ctx context.Context) {
@@ -118,9 +130,8 @@ func (l *loop) run(ctx context.Context) {
 }
 
 func (l *loop) event(ev fsnotify.Event) {
-	if ev.Op&(fsnotify.Remove|fsnotify.Rename) != 0 && l.targets.isDir(ev.Name) {
-		l.opts.Log.Warn("settings directory went away; its files are no longer watched", "dir", ev.Name)
-		return
+	if ev.Op&(fsnotify.Create|fsnotify.Remove|fsnotify.Rename) != 0 && l.targets.onTheWay(ev.Name) {
+		l.replace()
 	}
 	path, ok := l.targets.byName[ev.Name]
 	if !ok || ev.Op&counted == 0 {
@@ -128,6 +139,88 @@ func (l *loop) event(ev fsnotify.Event) {
 	}
 	l.pending[path] = true
 	l.restart()
+}
+
+// replace moves the watches after a settings directory, or one of its
+// ancestors, appeared or went away. The files of a directory that just
+// appeared may have been written before its watch was added, so those
+// that exist are reported as changed.
+func (l *loop) replace() {
+	arrived, departed, err := l.place()
+	if err != nil {
+		l.opts.Log.Warn("watch settings directories", "error", err)
+	}
+	for _, d := range departed {
+		l.opts.Log.Warn("settings directory went away; watching for it to come back", "dir", d, "watching", l.standIn[d])
+	}
+	for _, d := range arrived {
+		l.opts.Log.Info("settings directory appeared; watching it", "dir", d)
+		for _, p := range l.targets.paths {
+			abs, _ := filepath.Abs(p)
+			if filepath.Dir(abs) != d {
+				continue
+			}
+			if _, err := os.Stat(abs); err == nil {
+				l.pending[p] = true
+			}
+		}
+	}
+	if len(l.pending) > 0 {
+		l.restart()
+	}
+}
+
+// place watches, for every settings directory, the directory itself or,
+// while it is missing, its nearest existing ancestor, and drops watches no
+// settings directory needs any more. It returns the settings directories
+// now watched themselves that were not before, and those no longer watched
+// themselves that were.
+func (l *loop) place() (arrived, departed []string, err error) {
+	need := make(map[string]bool, len(l.targets.dirs))
+	var errs []error
+	for _, d := range l.targets.dirs {
+		at, err := l.add(d)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		need[at] = true
+		before, known := l.standIn[d]
+		switch {
+		case known && before != d && at == d:
+			arrived = append(arrived, d)
+		case known && before == d && at != d:
+			departed = append(departed, d)
+		}
+		l.standIn[d] = at
+	}
+	for dir := range l.watched {
+		if !need[dir] {
+			_ = l.fs.Remove(dir) // fails when the directory is gone, which removed the watch already
+			delete(l.watched, dir)
+		}
+	}
+	return arrived, departed, errors.Join(errs...)
+}
+
+// add watches d's nearest existing directory and returns it. A directory
+// removed between the look and the watch is looked for again.
+func (l *loop) add(d string) (string, error) {
+	var err error
+	for range 3 {
+		at := nearestExisting(d)
+		if l.watched[at] {
+			return at, nil
+		}
+		if err = l.fs.Add(at); err == nil {
+			l.watched[at] = true
+			return at, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+	}
+	return "", fmt.Errorf("watch directory for %s: %w", d, err)
 }
 
 // error handles a watcher error. An overflow means events were lost, so

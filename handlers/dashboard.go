@@ -78,11 +78,11 @@ func (d *dashboardPage) show(c echo.Context) error {
 	ch := d.prefs.resolve(c)
 	props := views.NewPageProps(views.PageInput{
 		URLs:   pageURLs(),
-		Demo:   d.demo,
+		Demo:   demoNotice(d.demo, d.config, false),
 		List:   d.fleet.Hub().List(),
 		Now:    d.now(),
 		Theme:  ch.theme,
-		Lang:   ch.loc.Lang(),
+		Lang:   ch.lang,
 		Config: configState(d.config),
 	})
 	var buf bytes.Buffer

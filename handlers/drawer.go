@@ -62,11 +62,7 @@ func (u *drawerUI) props(name string) (views.DrawerProps, error) {
 // propsOf builds the drawer around a snapshot a command already returned,
 // so the answer shows the state that command left behind.
 func (u *drawerUI) propsOf(st domain.Status) (views.DrawerProps, error) {
-	caps, err := u.fleet.Capabilities(st.ServerName)
-	if err != nil {
-		return views.DrawerProps{}, err
-	}
-	stderr, err := u.fleet.Stderr(st.ServerName)
+	caps, stderr, err := u.lists(st)
 	if err != nil {
 		return views.DrawerProps{}, err
 	}
@@ -85,6 +81,24 @@ func (u *drawerUI) propsOf(st domain.Status) (views.DrawerProps, error) {
 	return p, nil
 }
 
+// lists reads the server's cached capabilities and stderr. A server that
+// gating or approval keeps away never ran, so it has neither; its drawer
+// still opens, to say why it is blocked and what lifts the block.
+func (u *drawerUI) lists(st domain.Status) (domain.Capabilities, []string, error) {
+	if st.BlockedReason != domain.BlockedNone {
+		return domain.Capabilities{}, nil, nil
+	}
+	caps, err := u.fleet.Capabilities(st.ServerName)
+	if err != nil {
+		return domain.Capabilities{}, nil, err
+	}
+	stderr, err := u.fleet.Stderr(st.ServerName)
+	if err != nil {
+		return domain.Capabilities{}, nil, err
+	}
+	return caps, stderr, nil
+}
+
 // drawerURLs fills the drawer's endpoints for one server.
 func drawerURLs(name string) views.DrawerURLs {
 	return views.DrawerURLs{
@@ -94,6 +108,8 @@ func drawerURLs(name string) views.DrawerURLs {
 		Enable:   ServerPath(PathUIEnable, name),
 		Settings: ServerPath(PathUISettings, name),
 		Remove:   ServerPath(PathUIRemove, name),
+		Approve:  approveURL(name),
+		Reject:   rejectURL(name),
 
 		AuthStart:    ServerPath(PathUIAuthStart, name),
 		AuthSignOut:  ServerPath(PathUIAuthSignOut, name),

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/switchboard-mcp/switchboard/domain"
 	"github.com/switchboard-mcp/switchboard/views"
 )
 
@@ -17,12 +18,44 @@ const toastTarget = "#toast"
 // Domain error texts are English and stay in the log; the toast only
 // carries the server name, which the template escapes.
 var toastMessages = map[string]string{
-	"not_found":        "ToastNotFound",
-	"server_disabled":  "ToastServerDisabled",
-	"invalid_settings": "ToastInvalidSettings",
-	"shutting_down":    "ToastShuttingDown",
-	"settings_invalid": "ToastSettingsFile",
-	"bad_request":      "ToastBadRequest",
+	"not_found":         "ToastNotFound",
+	"server_disabled":   "ToastServerDisabled",
+	"invalid_settings":  "ToastInvalidSettings",
+	"shutting_down":     "ToastShuttingDown",
+	"settings_invalid":  "ToastSettingsFile",
+	"bad_request":       "ToastBadRequest",
+	"not_connected":     "ToastNotConnected",
+	"timeout":           "ToastTimeout",
+	"server_error":      "ToastServerError",
+	"connection_failed": "ToastConnectionFailed",
+}
+
+// blockedToasts word a command refused because gating or approval keeps
+// the server away: each names what keeps it away and where to look.
+var blockedToasts = map[domain.BlockedReason]string{
+	domain.BlockedExcluded:   "ToastBlockedExcluded",
+	domain.BlockedNotAllowed: "ToastBlockedNotAllowed",
+	domain.BlockedPending:    "ToastBlockedPending",
+	domain.BlockedRejected:   "ToastBlockedRejected",
+}
+
+// toastID picks the message for a failed action: the route's own wording
+// for a code, else the drawer's, else the route's fallback, which names
+// the action that failed.
+func toastID(messages map[string]string, fallback, code string, err error) string {
+	if id, ok := messages[code]; ok {
+		return id
+	}
+	var be *domain.BlockedError
+	if errors.As(err, &be) {
+		if id, ok := blockedToasts[be.Reason]; ok {
+			return id
+		}
+	}
+	if id, ok := toastMessages[code]; ok {
+		return id
+	}
+	return fallback
 }
 
 // withToast turns a drawer handler's error into a localized toast: the
@@ -53,12 +86,7 @@ func (u *drawerUI) toastOnError(messages map[string]string, fallback string, h e
 		if c.Response().Committed {
 			return nil
 		}
-		id, ok := messages[p.code]
-		if !ok {
-			if id, ok = toastMessages[p.code]; !ok {
-				id = fallback
-			}
-		}
+		id := toastID(messages, fallback, p.code, err)
 		name, _ := serverName(c) // a name that does not decode is shown as sent
 		if name == "" {
 			name = c.Param(nameParam)

@@ -46,7 +46,7 @@ func (e *apiError) Error() string { return e.code + ": " + e.message }
 
 // internalMessage replaces the text of unexpected errors, whose wording may
 // carry paths or values nobody vetted for display.
-const internalMessage = "internal error; see the Switchboard log"
+const internalMessage = "internal error: Switchboard could not complete this request"
 
 // classify maps an error to its response. Domain errors arrive redacted,
 // so their text may be shown; anything unknown is hidden behind a generic
@@ -77,6 +77,8 @@ func classify(err error) apiError {
 		return apiError{http.StatusConflict, "not_connected", err.Error()}
 	case errors.Is(err, domain.ErrNotFound):
 		return apiError{http.StatusNotFound, "not_found", err.Error()}
+	case errors.Is(err, domain.ErrDuplicateCall):
+		return apiError{http.StatusConflict, "duplicate_call", "an invocation with this messageId and toolCallId already exists; a replayed call is not run again"}
 	case errors.Is(err, domain.ErrDeniedByPolicy):
 		return apiError{http.StatusForbidden, "denied_by_policy", err.Error()}
 	case errors.Is(err, domain.ErrNotAwaitingApproval):

@@ -127,7 +127,7 @@ func TestPreviewFailureToasts(t *testing.T) {
 		{"not-connected", fmt.Errorf("read: %w", domain.ErrNotConnected), http.StatusConflict,
 			"demo is not connected, so this resource cannot be read now."},
 		{"unexplained", errors.New("/secret/path exploded"), http.StatusInternalServerError,
-			"This resource could not be read from demo. See the Switchboard log for details."},
+			"This resource could not be read from demo: the read failed before an answer arrived. Try again."},
 		{"long-message", &domain.ServerError{Message: "line one\nline\u202e two " + strings.Repeat("x", 600)}, http.StatusBadGateway,
 			"demo could not show this resource. The server says: line one line two " + strings.Repeat("x", 500-len("line one line two ")) + "…"},
 	}

@@ -36,9 +36,12 @@ type Options struct {
 	// Validator checks structured results against a tool's outputSchema;
 	// nil skips that check.
 	Validator domain.SchemaValidator
-	// Approvals answers project servers' approval questions; nil in demo mode.
+	// Approvals answers project servers' approval questions; nil when
+	// --demo forced the demo.
 	Approvals *domain.Approvals
-	// Config reloads the settings files; nil in demo mode, which has none.
+	// Config reloads the settings files; nil when --demo forced the demo.
+	// A demo started for want of a settings file has one, which ends the
+	// demo once the file appears.
 	Config *domain.Reloader
 	// Preferences keeps each user's theme and language; nil keeps none.
 	Preferences domain.PreferenceStore
@@ -60,8 +63,8 @@ type Options struct {
 	Gateway MCPGateway
 	// Catalog translates the dashboard; nil loads the embedded one.
 	Catalog *locales.Catalog
-	// Demo says whether the built-in demo servers are running, for the
-	// dashboard's notice.
+	// Demo says whether the built-in demo servers ran at start, for the
+	// dashboard's notice; while Config's state says Demo, they still do.
 	Demo views.DemoProps
 	// Token is the access token every route but the public ones requires
 	// (required, at least MinTokenLength characters): as a bearer

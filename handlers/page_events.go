@@ -36,6 +36,9 @@ type pageEvents struct {
 	// elicitations keeps open drawers' questions of no call live
 	// (page_events_elicitations.go); nil shows none.
 	elicitations *domain.Elicitations
+	// demo is how the process began, for the demo notice, which goes away
+	// when a settings file replaces the demo.
+	demo views.DemoProps
 }
 
 // stream first sends the full current state, which replaces the header
@@ -95,6 +98,7 @@ func (p *pageEvents) stream(c echo.Context) error {
 	if p.config != nil {
 		first = append(first, p.banner())
 	}
+	first = append(first, views.DemoNotice(demoNotice(p.demo, p.config, true)))
 	if err := p.appendFull(rctx, &out, &html, shown, first...); err != nil {
 		return err
 	}
@@ -137,7 +141,8 @@ func (p *pageEvents) stream(c echo.Context) error {
 			return err
 		}
 		if reloaded {
-			if err := appendHTMLEvent(rctx, &out, &html, sseEvent, p.banner()); err != nil {
+			demo := views.DemoNotice(demoNotice(p.demo, p.config, true))
+			if err := appendHTMLEvent(rctx, &out, &html, sseEvent, templ.Join(p.banner(), demo)); err != nil {
 				return err
 			}
 		}

@@ -39,7 +39,10 @@ type preferences struct {
 
 // choice is what a request resolved to.
 type choice struct {
-	loc    *locales.Localizer
+	loc *locales.Localizer
+	// lang is the language the person chose, stored or in a cookie;
+	// empty when the browser's Accept-Language decides.
+	lang   string
 	theme  string
 	preset string
 }
@@ -57,11 +60,18 @@ func (p *preferences) resolve(c echo.Context) choice {
 		}
 	}
 	var langs []string
-	if v := stored[prefLang]; v != "" {
-		langs = append(langs, v)
+	chosen := stored[prefLang]
+	if chosen != "" {
+		langs = append(langs, chosen)
 	}
 	if ck, err := c.Cookie(langCookie); err == nil && ck.Value != "" {
 		langs = append(langs, ck.Value)
+		if chosen == "" {
+			chosen = ck.Value
+		}
+	}
+	if !slices.Contains(views.Languages, chosen) {
+		chosen = ""
 	}
 	langs = append(langs, c.Request().Header.Get("Accept-Language"))
 	theme := stored[prefTheme]
@@ -76,7 +86,7 @@ func (p *preferences) resolve(c echo.Context) choice {
 			preset = ck.Value
 		}
 	}
-	return choice{loc: p.catalog.Localizer(langs...), theme: views.NormalTheme(theme), preset: views.NormalPreset(preset)}
+	return choice{loc: p.catalog.Localizer(langs...), lang: chosen, theme: views.NormalTheme(theme), preset: views.NormalPreset(preset)}
 }
 
 // context returns the request context carrying the resolved localizer
@@ -86,9 +96,13 @@ func (ch choice) context(ctx context.Context) context.Context {
 	return views.WithPreset(locales.WithLocalizer(ctx, ch.loc), ch.preset)
 }
 
-// save stores the theme, preset and language posted by the page's switcher. Either
-// field may be absent; a present one must be a known value. htmx asks for
-// a full reload (HX-Refresh), a plain form gets a redirect to the page.
+// save stores the theme, preset and language posted by the page's switcher.
+// Any field may be absent, and with htmx each select posts only itself, so
+// a change of theme or preset never stores the language the page happens
+// to be shown in; a present field must be a known value. Language
+// views.LangAuto clears the choice, so Accept-Language decides again. htmx
+// asks for a full reload (HX-Refresh), a plain form gets a redirect to the
+// page.
 func (p *preferences) save(c echo.Context) error {
 	theme, hasTheme := formValue(c, prefTheme)
 	lang, hasLang := formValue(c, prefLang)
@@ -102,10 +116,16 @@ func (p *preferences) save(c echo.Context) error {
 	if hasTheme && !slices.Contains(views.Themes, theme) {
 		return &apiError{status: http.StatusUnprocessableEntity, code: "invalid_theme", message: "theme must be system, light or dark"}
 	}
-	if hasLang && !slices.Contains(views.Languages, lang) {
-		return &apiError{status: http.StatusUnprocessableEntity, code: "invalid_lang", message: "lang must be en, pt-BR or zh-Hans"}
+	if hasLang && lang != views.LangAuto && !slices.Contains(views.Languages, lang) {
+		return &apiError{status: http.StatusUnprocessableEntity, code: "invalid_lang", message: "lang must be auto, en, pt-BR or zh-Hans"}
 	}
 	ctx := c.Request().Context()
+	if lang == views.LangAuto {
+		if err := p.forgetLang(c); err != nil {
+			return err
+		}
+		lang = ""
+	}
 	for _, kv := range [][3]string{{prefTheme, theme, themeCookie}, {prefLang, lang, langCookie}, {prefPreset, preset, presetCookie}} {
 		if kv[1] == "" {
 			continue
@@ -123,6 +143,18 @@ func (p *preferences) save(c echo.Context) error {
 		return c.NoContent(http.StatusOK)
 	}
 	return c.Redirect(http.StatusSeeOther, PathDashboard)
+}
+
+// forgetLang clears a stored language and its cookie: an empty stored
+// value is no choice, as resolve reads it.
+func (p *preferences) forgetLang(c echo.Context) error {
+	if p.store != nil {
+		if err := p.store.SetPreference(c.Request().Context(), domain.LocalUser, prefLang, ""); err != nil {
+			return err
+		}
+	}
+	c.SetCookie(&http.Cookie{Name: langCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	return nil
 }
 
 // formValue returns a form field and whether it was sent at all.

@@ -159,7 +159,7 @@ var viewLinks = views.Links{History: PathUIHistory, RunForm: RunFormPath, Connec
 
 // register adds every route. It is the one route table of the binary.
 func register(e *echo.Echo, opts Options, signIn *signInPage) {
-	servers := &serversAPI{fleet: opts.Fleet, policies: policiesOf(opts), scope: opts.Scope}
+	servers := &serversAPI{fleet: opts.Fleet, policies: policiesOf(opts), scope: opts.Scope, log: opts.Log}
 	events := &eventsAPI{hub: opts.Fleet.Hub(), heartbeat: opts.Heartbeat, done: opts.Done, config: opts.Config}
 	config := &configAPI{reloader: opts.Config}
 
@@ -187,7 +187,7 @@ func register(e *echo.Echo, opts Options, signIn *signInPage) {
 	// -- page routes (events, preferences): register below this line --
 	prefs := signIn.prefs
 	dashboard := &dashboardPage{fleet: opts.Fleet, config: opts.Config, prefs: prefs, demo: opts.Demo, now: time.Now}
-	pageStream := &pageEvents{hub: opts.Fleet.Hub(), config: opts.Config, prefs: prefs, heartbeat: opts.Heartbeat, done: opts.Done, now: time.Now,
+	pageStream := &pageEvents{hub: opts.Fleet.Hub(), config: opts.Config, demo: opts.Demo, prefs: prefs, heartbeat: opts.Heartbeat, done: opts.Done, now: time.Now,
 		elicitations: opts.Elicitations}
 	e.GET(PathDashboard, dashboard.show)
 	e.GET(PathPageEvents, pageStream.stream)
@@ -195,12 +195,12 @@ func register(e *echo.Echo, opts Options, signIn *signInPage) {
 
 	// -- drawer routes (drawer, actions, settings, remove): register below this line --
 	drawer := &drawerUI{fleet: opts.Fleet, prefs: prefs, log: opts.Log, policies: policiesOf(opts), scope: opts.Scope, gateway: opts.Gateway}
-	e.GET(PathUIDrawer, drawer.withToast("ToastFailed", drawer.show))
-	e.POST(PathUIRestart, drawer.withToast("ToastFailed", drawer.restart))
-	e.POST(PathUIDisable, drawer.withToast("ToastFailed", drawer.disable))
-	e.POST(PathUIEnable, drawer.withToast("ToastFailed", drawer.enable))
-	e.POST(PathUISettings, drawer.withToast("ToastFailed", drawer.saveSettings))
-	e.GET(PathUIRemove, drawer.withToast("ToastFailed", drawer.confirmRemove))
+	e.GET(PathUIDrawer, drawer.withToast("ToastDrawerFailed", drawer.show))
+	e.POST(PathUIRestart, drawer.withToast("ToastRestartFailed", drawer.restart))
+	e.POST(PathUIDisable, drawer.withToast("ToastDisableFailed", drawer.disable))
+	e.POST(PathUIEnable, drawer.withToast("ToastEnableFailed", drawer.enable))
+	e.POST(PathUISettings, drawer.withToast("ToastSaveSettingsFailed", drawer.saveSettings))
+	e.GET(PathUIRemove, drawer.withToast("ToastRemoveFailed", drawer.confirmRemove))
 	e.POST(PathUIRemove, drawer.withToast("ToastRemoveFailed", drawer.remove))
 
 	// -- invocation API and cards (engineer C1): register below this line --
@@ -275,6 +275,6 @@ func register(e *echo.Echo, opts Options, signIn *signInPage) {
 		e.PUT(PathToolPolicy, policies.setTool)
 		e.PUT(PathServerPolicy, policies.setServer)
 		e.PUT(PathUIToolPolicy, drawer.withToast("ToastPolicyFailed", drawer.setToolPolicy))
-		e.PUT(PathUIServerPolicy, drawer.withToast("ToastFailed", drawer.setAskAll))
+		e.PUT(PathUIServerPolicy, drawer.withToast("ToastAskAllFailed", drawer.setAskAll))
 	}
 }

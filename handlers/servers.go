@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"net/url"
 
@@ -19,6 +20,7 @@ type serversAPI struct {
 	// them out.
 	policies *domain.Policies
 	scope    domain.Scope
+	log      *slog.Logger // hears of removals
 }
 
 func (a *serversAPI) list(c echo.Context) error {
@@ -85,10 +87,7 @@ func (a *serversAPI) remove(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	// Removal edits the settings file before it stops the server; a client
-	// hanging up in between must not leave the server half removed.
-	ctx := context.WithoutCancel(c.Request().Context())
-	if err := a.fleet.Remove(ctx, name); err != nil {
+	if err := removeServer(c.Request().Context(), a.fleet, a.log, a.scope, name, "api"); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)

@@ -58,9 +58,7 @@ func (u *drawerUI) remove(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	// Removal edits the settings file before it stops the server; a client
-	// hanging up in between must not leave the server half removed.
-	if err := u.fleet.Remove(context.WithoutCancel(c.Request().Context()), name); err != nil {
+	if err := removeServer(c.Request().Context(), u.fleet, u.log, u.scope, name, "dashboard"); err != nil {
 		return err
 	}
 	h := c.Response().Header()

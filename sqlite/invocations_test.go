@@ -165,8 +165,8 @@ func TestInvocationCallKeyIsUniquePerScope(t *testing.T) {
 	save(t, s, first)
 	dup := finished(scopeA, "second", 1)
 	dup.Key = first.Key
-	if err := s.SaveInvocation(t.Context(), dup); !errors.Is(err, ErrCallKeyTaken) {
-		t.Errorf("second invocation with the same key: got %v, want ErrCallKeyTaken", err)
+	if err := s.SaveInvocation(t.Context(), dup); !errors.Is(err, ErrCallKeyTaken) || !errors.Is(err, domain.ErrDuplicateCall) {
+		t.Errorf("second invocation with the same key: got %v, want ErrCallKeyTaken, which is domain.ErrDuplicateCall", err)
 	}
 	// Another scope may use the same key.
 	dup.Scope = scopeB

@@ -290,3 +290,32 @@ func TestApprovalSlotEmptyWithoutPending(t *testing.T) {
 		t.Errorf("the page's own slot carries hx-swap-oob")
 	}
 }
+
+// TestApprovalDialogOffersDecideLater: U10. Beside the two answers the
+// dialog offers "Decide later", which posts nothing (approval.js only
+// hides the dialog), comes after the answers so focus still lands on
+// Reject, and is worded in every language.
+func TestApprovalDialogOffersDecideLater(t *testing.T) {
+	s := pendingStatus(t, "helper")
+	for lang, want := range map[string]string{"en": "Decide later", "pt-BR": "Decidir depois", "zh-Hans": "稍后决定"} {
+		doc := renderComponent(t, lang, views.ApprovalDialog(views.NewApprovalProps([]domain.Status{s}, approveAt, rejectAt, false)))
+		b := doc.Find(`[data-testid="approval-dialog"] form button[data-testid="approval-later"]`)
+		if b.Length() != 1 {
+			t.Fatalf("%s: got %d Decide later buttons, want 1", lang, b.Length())
+		}
+		if got := strings.TrimSpace(b.Text()); got != want {
+			t.Errorf("%s: label got %q, want %q", lang, got, want)
+		}
+		if typ, _ := b.Attr("type"); typ != "button" {
+			t.Errorf("%s: type got %q, want button (never submits)", lang, typ)
+		}
+		for _, a := range []string{"hx-post", "hx-get", "formaction"} {
+			if v, ok := b.Attr(a); ok {
+				t.Errorf("%s: Decide later carries %s=%q; postponing must reach no server", lang, a, v)
+			}
+		}
+		if got, _ := doc.Find(`[data-testid="approval-dialog"] button`).Last().Attr("data-testid"); got != "approval-later" {
+			t.Errorf("%s: last button got %q, want approval-later after the two answers", lang, got)
+		}
+	}
+}

@@ -8,9 +8,13 @@ import (
 
 // DrawerActionsProps is the row of commands for one server.
 type DrawerActionsProps struct {
-	ID            string
-	State         string
-	Disabled      bool // shows Enable instead of Disable
+	ID       string
+	State    string
+	Disabled bool // shows Enable instead of Disable
+	// Blocked offers Remove only: a server gating or approval keeps away
+	// has no process to restart, disable or enable; its blocked section
+	// says what lifts the block.
+	Blocked       bool
 	RestartID     string
 	ToggleID      string // shared by Disable and Enable, so focus survives the swap between them
 	RemoveID      string
@@ -28,6 +32,7 @@ func NewDrawerActionsProps(s domain.Status, urls DrawerURLs) DrawerActionsProps 
 		ID:            DrawerActionsID(s.ServerName),
 		State:         string(s.State),
 		Disabled:      s.State == domain.StateDisabled,
+		Blocked:       s.BlockedReason != domain.BlockedNone,
 		RestartID:     "drawer-restart-" + key,
 		ToggleID:      "drawer-toggle-" + key,
 		RemoveID:      "drawer-remove-" + key,

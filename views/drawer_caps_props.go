@@ -8,7 +8,10 @@ type DrawerCapsProps struct {
 	HeadingID string
 	// Hidden replaces the lists with a note while the server is disabled;
 	// the lists themselves stay cached by the supervisor.
-	Hidden    bool
+	Hidden bool
+	// HiddenID says why the lists are hidden: disabled by a person, or
+	// blocked, which never started the server.
+	HiddenID  string
 	Stamp     string
 	LiveURL   string
 	Tools     []ToolProps
@@ -78,6 +81,7 @@ func NewDrawerCapsProps(s domain.Status, caps domain.Capabilities, liveURL strin
 		ID:        DrawerCapsID(s.ServerName),
 		HeadingID: "drawer-caps-heading-" + key,
 		Hidden:    s.State == domain.StateDisabled,
+		HiddenID:  capsHiddenID(s),
 		Stamp:     liveStamp(s),
 		LiveURL:   liveURL,
 	}
@@ -162,4 +166,13 @@ func Roving(i int) string {
 		return "0"
 	}
 	return "-1"
+}
+
+// capsHiddenID words the note shown instead of the lists: Enable brings a
+// disabled server's lists back, but a blocked one has nothing to enable.
+func capsHiddenID(s domain.Status) string {
+	if s.BlockedReason != domain.BlockedNone {
+		return "DrawerCapsBlocked"
+	}
+	return "DrawerCapsHidden"
 }

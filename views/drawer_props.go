@@ -15,6 +15,9 @@ type DrawerURLs struct {
 	Enable   string
 	Settings string
 	Remove   string // GET: the confirmation; POST: remove
+	// Approve and Reject decide about a project server awaiting or
+	// refused approval, from its drawer.
+	Approve, Reject string
 	// The sign-in section's forms; empty when no server uses sign-in.
 	AuthStart, AuthSignOut, AuthComplete, AuthClient string
 }
@@ -31,6 +34,9 @@ type DrawerProps struct {
 	Caps          DrawerCapsProps
 	Stderr        DrawerStderrProps
 	Auth          DrawerAuthProps // a remote server's sign-in; shows nothing for others
+	// Blocked says why gating or approval keeps the server away and what
+	// to do; it shows nothing for a server that is not blocked.
+	Blocked DrawerBlockedProps
 	// Gateway is how AI clients reach the server on /mcp; the handler
 	// fills it from the gateway's catalogue, and it shows nothing unset.
 	Gateway GatewayNamesProps
@@ -55,6 +61,7 @@ func NewDrawerProps(s domain.Status, caps domain.Capabilities, stderr []string, 
 		Caps:          NewDrawerCapsProps(s, caps, urls.Live),
 		Stderr:        NewDrawerStderrProps(s, stderr),
 		Auth:          NewDrawerAuthProps(s, urls),
+		Blocked:       NewDrawerBlockedProps(s, urls),
 	}
 }
 
@@ -65,12 +72,14 @@ func ConfirmSlotID(name string) string { return "confirm-slot-" + ServerKey(name
 func drawerTitleID(name string) string { return "drawer-title-" + ServerKey(name) }
 
 // liveStamp names what the capability lists and actions were rendered
-// from: a change of state or a new capability load makes it differ from
-// the header's, which tells the drawer's script to reload them.
+// from: a change of state, of the reason a server is blocked (a decision
+// turns pending into rejected without a change of state) or a new
+// capability load makes it differ from the header's, which tells the
+// drawer's script to reload them.
 func liveStamp(s domain.Status) string {
 	var sync int64
 	if !s.LastSyncAt.IsZero() {
 		sync = s.LastSyncAt.UnixMilli()
 	}
-	return string(s.State) + ":" + strconv.FormatInt(sync, 10) + ":" + authStamp(s.Auth)
+	return string(s.State) + ":" + strconv.FormatInt(sync, 10) + ":" + authStamp(s.Auth) + ":" + string(s.BlockedReason)
 }

@@ -137,7 +137,7 @@ func TestArgsFormViewCaps(t *testing.T) {
 	}
 	for _, f := range p.ArgsFields {
 		if len(f.Value) > views.ArgValueBytes+len("…") {
-			t.Errorf("field %s: got %d bytes, want at most %d", f.Key, len(f.Value), views.ArgValueBytes)
+			t.Errorf("field %s: got %d bytes, want at most %d", f.Name, len(f.Value), views.ArgValueBytes)
 		}
 	}
 	html := renderHTML(t, "en", views.InvocationCard(p))

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -65,12 +64,21 @@ type InvocationCardProps struct {
 	Chip         *ChipProps
 	Duration     *Message
 
-	ArgsJSON   string
-	ArgsLong   bool
-	ArgsFields []ArgField
-	ArgsCut    bool // a cap cut the JSON or the form view; RawArgsURL has them all
-	RawArgsURL string
-	ArgsNotes  ArgsNotesProps
+	ArgsJSON string
+	ArgsLong bool
+	// ArgsID is the arguments section's element id, which the header's
+	// toggle controls; ArgsOpen is whether the section starts open.
+	ArgsID   string
+	ArgsOpen bool
+	// ArgsFields are the read-only form view: the Run form's controls,
+	// disabled or read-only, filled with the arguments sent.
+	ArgsFields []RunFieldProps
+	// ArgsRequiredNote is whether some field is marked required, so the
+	// form view explains the mark as the Run form does.
+	ArgsRequiredNote bool
+	ArgsCut          bool // a cap cut the JSON or the form view; RawArgsURL has them all
+	RawArgsURL       string
+	ArgsNotes        ArgsNotesProps
 
 	HasResult  bool
 	ResultOpen bool
@@ -105,14 +113,6 @@ type InvocationCardProps struct {
 	OOB          bool
 }
 
-// ArgField is one top-level argument in the read-only form view.
-type ArgField struct {
-	Key      string
-	Value    string
-	Required bool
-	Help     string
-}
-
 // ProgressProps is the last progress a server reported.
 type ProgressProps struct {
 	Value, Max string // Max is empty when the server gave no total
@@ -131,7 +131,7 @@ type StructuredProps struct {
 
 // Caps of the argument form view and of the schema violations listed.
 const (
-	MaxArgFields  = 100  // top-level arguments listed, keys sorted
+	MaxArgFields  = 100  // top-level arguments listed, in schema order, then keys sorted
 	ArgValueBytes = 2000 // bytes of one argument's value listed
 	MaxViolations = 50
 )
@@ -196,7 +196,14 @@ func NewInvocationCardProps(inv domain.Invocation, in CardInput) InvocationCardP
 	var cutJSON, cutFields bool
 	p.ArgsJSON, cutJSON = boundedJSON(inv.Arguments, JSONViewBytes)
 	p.ArgsLong = strings.Count(p.ArgsJSON, "\n")+1 > ArgsLongLines
-	p.ArgsFields, cutFields = argFields(inv.Arguments, in.Tool)
+	var schema []byte
+	if in.Tool != nil {
+		schema = in.Tool.InputSchema
+	}
+	p.ArgsFields, cutFields = argFields(inv.Arguments, schema, p.ID)
+	for _, f := range p.ArgsFields {
+		p.ArgsRequiredNote = p.ArgsRequiredNote || f.Required
+	}
 	p.ArgsCut = cutJSON || cutFields
 	p.ArgsNotes = NewArgsNotesProps(inv)
 
@@ -238,6 +245,7 @@ func NewInvocationCardProps(inv domain.Invocation, in CardInput) InvocationCardP
 	}
 	p.Source = NewInvocationSourceProps(inv)
 	p.Approval = NewInvocationApprovalProps(inv, in.URLs.Approve, in.URLs.Deny)
+	p.ArgsID, p.ArgsOpen = p.ID+"-args", p.Approval != nil
 	if !inv.Status.Final() {
 		p.Elicitation = in.Elicitation
 	}
@@ -306,47 +314,4 @@ func toolIcon(urls []string) templ.SafeURL {
 	var p ContentItemProps
 	p.setImage(mime, data, mediaSrc{})
 	return p.Src
-}
-
-// argFields lists the top-level arguments, keys sorted, with the schema's
-// required marks and descriptions when the tool is known, and reports
-// whether MaxArgFields or ArgValueBytes cut the list.
-func argFields(args json.RawMessage, tool *domain.Tool) ([]ArgField, bool) {
-	var obj map[string]json.RawMessage
-	if json.Unmarshal(args, &obj) != nil {
-		return nil, false
-	}
-	var schema struct {
-		Properties map[string]struct {
-			Description string `json:"description"`
-		} `json:"properties"`
-		Required []string `json:"required"`
-	}
-	if tool != nil {
-		_ = json.Unmarshal(tool.InputSchema, &schema)
-	}
-	out := make([]ArgField, 0, len(obj))
-	for k, v := range obj {
-		f := ArgField{Key: k, Value: string(v), Help: schema.Properties[k].Description}
-		var s string
-		if json.Unmarshal(v, &s) == nil {
-			f.Value = s
-		}
-		for _, r := range schema.Required {
-			f.Required = f.Required || r == k
-		}
-		out = append(out, f)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
-	cut := len(out) > MaxArgFields
-	out = out[:min(len(out), MaxArgFields)]
-	for i := range out {
-		for _, v := range []*string{&out[i].Key, &out[i].Value} {
-			if len(*v) > ArgValueBytes {
-				*v = cutUTF8(*v, ArgValueBytes) + jsonEllipsis
-				cut = true
-			}
-		}
-	}
-	return out, cut
 }

@@ -122,7 +122,7 @@ func TestCardProgressAndArguments(t *testing.T) {
 	if got := card.Find(`[data-testid="invocation-copy-args"]`).AttrOr("data-copy-url", ""); got != "/copy?part=arguments" {
 		t.Errorf("copy url: got %q", got)
 	}
-	if got := card.Find(`[data-testid="invocation-args-form"] dt`).Length(); got != 2 {
+	if got := card.Find(`[data-testid="invocation-args-form"] [data-testid="invocation-arg-field"]`).Length(); got != 2 {
 		t.Errorf("form view fields: got %d, want 2", got)
 	}
 	if card.Find(`[data-testid="invocation-args-expand"]`).Length() != 0 {

@@ -53,10 +53,14 @@ type ChipListProps struct {
 	OOB   bool
 }
 
+// DemoNoticeSlotID is the page element the demo notice lives in.
+const DemoNoticeSlotID = "demo-notice-slot"
+
 // DemoProps says whether the built-in demo is running and why.
 type DemoProps struct {
 	Active       bool
 	SettingsPath string // where a settings file would be read; empty when --demo forced the demo
+	OOB          bool   // rendered for the page stream, to swap the slot
 }
 
 // PageURLs are the addresses the page links to. Views cannot import the
@@ -100,7 +104,7 @@ type PageInput struct {
 	List  []domain.Status // sorted by name, as the hub lists them
 	Now   time.Time
 	Theme string // the person's choice; anything unknown means "system"
-	Lang  string // the negotiated language, for the switcher's selection
+	Lang  string // the language the person chose, for the switcher; empty follows the browser
 	// Config is the settings reloader's state; nil (demo mode) shows no banner.
 	Config *domain.ConfigState
 }

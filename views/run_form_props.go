@@ -72,6 +72,10 @@ type RunFieldProps struct {
 	Options                     []RunOptionProps
 	Hints                       []Message
 	Errors                      []Message
+	// ReadOnly draws the control for reading only, as a card's form view
+	// of the arguments a call was sent: text stays selectable, choices
+	// cannot change, and nothing carries the Run form's test ids.
+	ReadOnly bool
 }
 
 // RunOptionProps is one value of an enum.
@@ -115,7 +119,25 @@ func (f RunFieldProps) ControlAttrs() templ.Attributes {
 	if d := f.DescribedBy(); d != "" {
 		a["aria-describedby"] = d
 	}
+	if f.ReadOnly {
+		switch f.Kind {
+		case RunRadio, RunSwitch, RunSelect:
+			a["disabled"] = true // on a radio group's fieldset, it disables every option
+		default:
+			a["readonly"] = true
+		}
+	}
 	return a
+}
+
+// TestID is the data-testid of one of the field's parts, named for the
+// Run form ("run-input"); a read-only field's are named for the card
+// ("invocation-arg-input"), so one page can hold both without confusion.
+func (f RunFieldProps) TestID(part string) string {
+	if f.ReadOnly {
+		return "invocation-arg" + strings.TrimPrefix(part, "run")
+	}
+	return part
 }
 
 // RunFormInput is everything NewRunFormProps decides from.

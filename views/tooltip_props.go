@@ -55,8 +55,11 @@ func relativeTime(t, now time.Time) Message {
 // the snapshot has nothing to say, so a reconnected server's tooltip
 // carries no trace of its last error (R4.1).
 type TooltipProps struct {
-	State    Message
-	Attempt  *Message // "attempt 2 of 5" while an outage lasts
+	State Message
+	// Attempt is beside the state while an outage lasts: "attempt 2 of 5"
+	// where it can end in auto-disable, "retrying every 30 s" where it
+	// cannot and the retries have reached the backoff's ceiling.
+	Attempt  *Message
 	Counts   []Message
 	LastSync *TimeProps
 	Latency  *LatencyProps
@@ -146,7 +149,18 @@ func NewTooltipProps(s domain.Status, now time.Time) TooltipProps {
 		p.Retry = &RetryProps{NoRetry: Message{ID: "TipSignInHint"}}
 		return p
 	}
-	if s.State == domain.StateConnected || s.Error == "" {
+	if s.Error == "" {
+		return p
+	}
+	if s.State == domain.StateConnected {
+		// A re-list that failed: the last good lists keep serving and
+		// nothing is retried, but the lists may be stale.
+		p.Error = s.Error
+		p.Category = string(s.ErrorCategory)
+		if !s.LastErrorAt.IsZero() {
+			t := NewTimeProps(s.LastErrorAt, now)
+			p.LastErrorAt = &t
+		}
 		return p
 	}
 	if p.LastStderr == "" {
@@ -154,9 +168,15 @@ func NewTooltipProps(s domain.Status, now time.Time) TooltipProps {
 	}
 	// "attempt N of 5" only where retries, and so auto-disable, can happen:
 	// never beside "No automatic retry" for a config or TLS error, nor past
-	// the count, as slow starts that do not count toward it can go.
-	if s.Attempt > 0 && s.MaxAttempts > 0 && s.Attempt <= s.MaxAttempts && s.State != domain.StateDisabled && s.Retryable {
+	// the count, as slow starts that do not count toward it can go, nor for
+	// an outage of the path to a server (MaxAttempts 0), which never
+	// disables it and at the ceiling says how often it keeps trying.
+	retrying := s.State != domain.StateDisabled && s.Retryable
+	switch {
+	case retrying && s.Attempt > 0 && s.MaxAttempts > 0 && s.Attempt <= s.MaxAttempts:
 		p.Attempt = &Message{ID: "TipAttempt", Data: map[string]any{"Attempt": s.Attempt, "Max": s.MaxAttempts}}
+	case retrying && s.MaxAttempts == 0 && s.RetryEvery > 0:
+		p.Attempt = &Message{ID: "TipRetryingEvery", Data: map[string]any{"Seconds": int64(s.RetryEvery / time.Second)}}
 	}
 	p.Error = s.Error
 	p.ErrorMsg = errorMessage(s)

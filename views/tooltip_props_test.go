@@ -51,7 +51,9 @@ func TestNewTooltipProps(t *testing.T) {
 	}{
 		{"connected has no error", domain.Status{State: domain.StateConnected, LastSyncAt: testNow, HasLatency: true, Latency: 3 * time.Millisecond},
 			false, false, false, true, true},
-		{"connected ignores a stale error text", domain.Status{State: domain.StateConnected, Error: "old"}, false, false, false, false, false},
+		// The domain clears every error on connect (R4.1); a connected
+		// server's error is a failed re-list, shown without any retry.
+		{"connected shows a re-list error, no retry", domain.Status{State: domain.StateConnected, Error: "re-list tools: boom"}, true, false, false, false, false},
 		{"first connect has nothing yet", domain.Status{State: domain.StateConnecting}, false, false, false, false, false},
 		{"error with retry counts down", failed, true, true, true, true, false},
 		{"error without retry", with(failed, func(s *domain.Status) { s.Retryable = false; s.NextRetryAt = time.Time{} }), true, true, false, true, false},

@@ -9,21 +9,24 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/switchboard-mcp/switchboard/demoserver"
 	"github.com/switchboard-mcp/switchboard/domain"
 )
 
-// demoCrashEvery is how often the flaky demo server dies, so a new user
-// sees error, backoff and reconnect within the first minute.
-const demoCrashEvery = 20 * time.Second
+// demoCrashEvery is how often the flaky demo server dies: soon enough that
+// a new user sees error, backoff and reconnect within the first minutes,
+// and seldom enough that it never dies five times in ten minutes, which
+// would auto-disable it as a crash loop.
+const demoCrashEvery = 150 * time.Second
 
 // demo is the built-in configuration: three real demo servers, two as
 // child processes of this binary and one on an HTTP endpoint it serves.
 type demo struct {
 	servers []domain.ServerConfig
-	stop    func() // ends the HTTP endpoint and waits for it
+	stop    func() // ends the HTTP endpoint and waits for it; safe to call twice
 }
 
 // startDemo starts the HTTP demo endpoint and returns the demo servers.
@@ -73,10 +76,12 @@ func startDemoHTTP(ctx context.Context, log *slog.Logger) (string, func(), error
 		cancel()
 		return "", nil, fmt.Errorf("demo: start the HTTP demo server: %w", errors.Join(err, <-done))
 	}
-	stop := func() {
+	// The demo ends when a settings file replaces it and again at
+	// shutdown; the second call has nothing left to do.
+	stop := sync.OnceFunc(func() {
 		cancel()
 		<-done
-	}
+	})
 	return strings.TrimSpace(strings.TrimPrefix(line, prefix)), stop, nil
 }
 

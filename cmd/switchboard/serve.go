@@ -121,30 +121,31 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 	// is applied through the reloader, which then follows its edits.
 	var reloader *domain.Reloader
 	var approvals *domain.Approvals
-	if src.path != "" {
-		reloader = domain.NewReloader(domain.ReloaderOptions{
-			Load: loadSettings(src.path, cfg.project, getenv,
-				domain.Gate{UpperBound: cfg.allowedNames, UpperBoundSet: cfg.allowedSet}, db.ApprovalStore()),
-			Fleet: fleet,
-			Log:   log.With("component", "reload"),
-		})
+	if settings := src.settingsPath(); settings != "" {
+		load := loadSettings(settings, cfg.project, getenv,
+			domain.Gate{UpperBound: cfg.allowedNames, UpperBoundSet: cfg.allowedSet}, db.ApprovalStore())
+		if src.demo != nil {
+			load = demoUntilFile(settings, src.servers, load)
+		}
+		reloader = domain.NewReloader(domain.ReloaderOptions{Load: load, Fleet: fleet, Log: log.With("component", "reload")})
 		if _, _, err := reloader.Reload(ctx); err != nil {
 			return fmt.Errorf("attach servers: %w", err)
 		}
+		if src.demo != nil {
+			go stopDemoWhenReplaced(ctx, reloader, src.demo, log)
+		}
 		approvals = &domain.Approvals{Store: db.ApprovalStore(), Fleet: fleet, Reloader: reloader,
 			User: domain.LocalUser, ProjectRoot: cfg.project, Resolve: settingsfile.ResolvePath}
-		watched := []string{src.path}
-		for _, pp := range projectFiles(cfg.project) {
-			if _, err := os.Stat(filepath.Dir(pp)); err == nil {
-				watched = append(watched, pp)
-			}
-		}
-		if real, err := filepath.EvalSymlinks(src.path); err == nil && real != src.path {
+		// Every source is watched, even one whose directory does not exist
+		// yet: the watcher waits for it, so a project's .switchboard/ or
+		// the settings file the demo asks for is picked up when created.
+		watched := append([]string{settings}, projectFiles(cfg.project)...)
+		if real, err := filepath.EvalSymlinks(settings); err == nil && real != settings {
 			watched = append(watched, real) // a symlinked file is edited at its target
 		}
 		w, err := fswatch.Watch(ctx, fswatch.Options{Paths: watched, Log: log.With("component", "watch")})
 		if err != nil {
-			return fmt.Errorf("watch %s: %w", src.path, err)
+			return fmt.Errorf("watch %s: %w", settings, err)
 		}
 		defer w.Close()
 		go func() {
@@ -346,6 +347,16 @@ type sources struct {
 	missingPath string // in demo mode: the default settings path that did not exist
 	servers     []domain.ServerConfig
 	demo        *demo
+}
+
+// settingsPath is the settings file the reloader follows: the one read,
+// or in a demo started for want of it, the one it waits for. It is empty
+// when --demo forced the demo.
+func (s sources) settingsPath() string {
+	if s.path != "" {
+		return s.path
+	}
+	return s.missingPath
 }
 
 // loadSources reads the settings file, or falls back to the built-in demo

@@ -83,8 +83,9 @@ func (c *Connector) Next(t TB) *Attempt {
 type Session struct {
 	Version string
 
-	mu       sync.Mutex // guards caps, err and closed
+	mu       sync.Mutex // guards caps, listErr, err and closed
 	caps     domain.Capabilities
+	listErr  error
 	err      error
 	closed   bool
 	done     chan struct{}
@@ -138,7 +139,17 @@ func (s *Session) AnswerProbe(t TB, err error) {
 func (s *Session) List(ctx context.Context, kind domain.ListKind) (domain.Capabilities, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.listErr != nil {
+		return domain.Capabilities{}, s.listErr
+	}
 	return s.caps, nil
+}
+
+// FailLists makes every list from now on fail with err; nil lists again.
+func (s *Session) FailLists(err error) {
+	s.mu.Lock()
+	s.listErr = err
+	s.mu.Unlock()
 }
 
 // SetCaps changes what the session lists from now on.

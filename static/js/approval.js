@@ -1,9 +1,11 @@
 // approval.js: the project server approval dialog, swapped into
 // #approval-slot by the page event stream. When a dialog appears (or
-// shows another server) focus moves to its first button, Reject, the safe
-// answer. Tab is trapped inside. Escape does not close it and never
-// decides: it only brings focus back into the dialog, because the server
-// stays blocked until someone answers. The key handlers run in the
+// shows another server) focus moves to Reject, the safe answer. Tab is
+// trapped inside. "Decide later", and Escape, never decide: they hide the
+// dialog in this page and give focus back to where it was, while the
+// server stays blocked. The same server with the same config fingerprint
+// stays hidden however often the stream sends it again; a changed config
+// or a reload asks again. The key handlers run in the
 // capture phase so the drawer's Escape and Tab handling never sees keys
 // meant for the dialog. When the dialog shown for a server is replaced by
 // one with another config fingerprint (the file changed), its note saying
@@ -22,9 +24,49 @@
   var guardUntil = 0;
   var guardTimer = 0;
   var guardMovedFocus = false;
+  // later holds server + "\n" + fingerprint of each dialog put off in this
+  // page; opener is what had focus before a dialog took it.
+  var later = {};
+  var opener = null;
 
-  function dialog() {
+  function rawDialog() {
     return document.querySelector('#approval-slot [data-testid="approval-dialog"]');
+  }
+
+  function laterKey(d) {
+    return (d.getAttribute('data-server') || '') + '\n' + (d.getAttribute('data-fingerprint') || '');
+  }
+
+  // dialog is the dialog on show, or null when there is none or the
+  // person put it off.
+  function dialog() {
+    var d = rawDialog();
+    return d && !d.hidden ? d : null;
+  }
+
+  // hide hides d and its backdrop without answering.
+  function hide(d) {
+    d.hidden = true;
+    var backdrop = document.querySelector('#approval-slot [data-testid="approval-backdrop"]');
+    if (backdrop) backdrop.hidden = true;
+  }
+
+  // postpone puts d off until its config changes, and gives focus back to
+  // where it was, or to the server's chip in the header.
+  function postpone(d) {
+    later[laterKey(d)] = true;
+    var name = d.getAttribute('data-server') || '';
+    hide(d);
+    shown = '';
+    var back = opener && opener.isConnected && opener !== document.body ? opener : null;
+    if (!back) {
+      back = Array.prototype.find.call(document.querySelectorAll('[data-testid="header"] [data-testid="status-chip"]'), function (c) {
+        return c.getAttribute('data-server') === name;
+      });
+      back = back && (back.querySelector('button') || back);
+    }
+    opener = null;
+    if (back && back.focus) back.focus();
   }
 
   function buttons(d) {
@@ -50,9 +92,13 @@
   }
 
   // focusFirst puts focus on Reject, or on the body while the buttons are
-  // held back.
+  // held back. Focus coming from outside the dialog is remembered, to be
+  // given back when the person puts the dialog off.
   function focusFirst(d) {
-    var first = buttons(d)[0] || body(d);
+    var active = document.activeElement;
+    if (active && active !== document.body && !d.contains(active)) opener = active;
+    var reject = d.querySelector('[data-testid="approval-reject"]');
+    var first = (reject && !reject.disabled ? reject : null) || body(d);
     if (first) first.focus();
   }
 
@@ -93,7 +139,9 @@
   // onSlotChanged focuses the first button of a dialog that is new or asks
   // about another server; an unchanged dialog keeps the person's focus.
   function onSlotChanged() {
-    var d = dialog();
+    var d = rawDialog();
+    if (d && later[laterKey(d)]) hide(d);
+    d = dialog();
     var key = d ? d.getAttribute('data-server') || '' : '';
     if (!d) {
       // shownPrint stays: a dialog coming right after this one (the next
@@ -126,7 +174,7 @@
     if (e.key === 'Escape') {
       e.preventDefault();
       e.stopImmediatePropagation();
-      if (!d.contains(document.activeElement)) focusFirst(d);
+      postpone(d);
       return;
     }
     var items = focusables(d);
@@ -137,6 +185,12 @@
     var next = e.shiftKey ? (i <= 0 ? items.length - 1 : i - 1) : (i + 1) % items.length;
     items[next].focus();
   }, true);
+
+  document.addEventListener('click', function (e) {
+    var b = e.target.closest && e.target.closest('#approval-slot [data-testid="approval-later"]');
+    var d = dialog();
+    if (b && d && d.contains(b)) postpone(d);
+  });
 
   // A click elsewhere on the page must not leave focus behind the modal.
   document.addEventListener('focusin', function (e) {

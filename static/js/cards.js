@@ -14,6 +14,13 @@
   }
 
   document.addEventListener('click', function (e) {
+    var head = e.target.closest('.inv-card [data-args-head]');
+    // The header opens and closes the arguments, from its tool-name button
+    // or anywhere on it that is not another control (Retry, a link).
+    if (head && (e.target.closest('[data-args-head-toggle]') || !e.target.closest('a, button, input, select, textarea, summary'))) {
+      toggleFromHead(head);
+      return;
+    }
     var summary = e.target.closest('.inv-card details[data-part] > summary');
     if (summary) {
       var d = summary.parentElement;
@@ -31,6 +38,26 @@
     var img = e.target.closest('[data-image-open]');
     if (img) { openOverlay(img); }
   });
+
+  function toggleFromHead(head) {
+    var card = head.closest('[data-testid="invocation-card"]');
+    var d = card && card.querySelector('details[data-part="args"]');
+    if (!d) { return; }
+    var k = key(d);
+    if (k) { touched.set(k, !d.open); }
+    d.open = !d.open;
+  }
+
+  // A details element says when it opens or closes, however that came
+  // about (its summary, the header, a restore after a swap); the header's
+  // button then tells assistive technology the new state.
+  document.addEventListener('toggle', function (e) {
+    var d = e.target;
+    if (!d.matches || !d.matches('.inv-card details[data-part="args"]')) { return; }
+    var card = d.closest('[data-testid="invocation-card"]');
+    var btn = card && card.querySelector('[data-args-head-toggle]');
+    if (btn) { btn.setAttribute('aria-expanded', String(d.open)); }
+  }, true);
 
   function restore(root) {
     touched.forEach(function (open, k) {
