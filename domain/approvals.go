@@ -2,7 +2,6 @@ package domain
 
 import (
 	"context"
-	"errors"
 	"fmt"
 )
 
@@ -99,16 +98,6 @@ func (a *Approvals) Decide(ctx context.Context, name string, d ApprovalDecision,
 	}
 	return a.Fleet.Status(name)
 }
-
-// ErrNothingToApprove is returned for a server that awaits no decision.
-var ErrNothingToApprove = fmt.Errorf("server awaits no approval")
-
-// ErrFingerprintRequired is returned for a decision that does not say
-// which config it was shown: deciding blind is refused.
-var ErrFingerprintRequired = errors.New("the fingerprint of the config shown is required")
-
-// ErrConfigChanged is what a *ConfigChangedError matches.
-var ErrConfigChanged = errors.New("the config changed since it was shown")
 
 // ConfigChangedError refuses a decision about a config that is no longer
 // the server's: the file (or an environment variable it reads) changed

@@ -2,7 +2,6 @@ package domain
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -113,21 +112,6 @@ type SignIns interface {
 	// hand, for a server in state needs_client_id.
 	SetClient(ctx context.Context, server, clientID, clientSecret string) error
 }
-
-// Sign-in errors the handlers translate.
-var (
-	// ErrNoSignIn is a sign-in asked of a server that does not use OAuth.
-	ErrNoSignIn = errors.New("this server does not use sign-in")
-	// ErrSignInUnknown is a callback whose state Switchboard never issued,
-	// already used, or expired (10 minutes).
-	ErrSignInUnknown = errors.New("this sign-in was not started by Switchboard, was already used, or has expired")
-	// ErrSignInOtherServer is an address pasted for one server that
-	// finishes the sign-in of another.
-	ErrSignInOtherServer = errors.New("this address finishes the sign-in of another server; paste it where that sign-in was started")
-	// ErrNeedsClientID is a sign-in that cannot register Switchboard with
-	// the authorization server: a person must give a client ID.
-	ErrNeedsClientID = errors.New("the authorization server needs a client ID registered by hand")
-)
 
 // ErrorCodeNeedsMoreAccess is the ErrorCode of an invocation the server
 // refused with 403 insufficient_scope: signing in with more access and

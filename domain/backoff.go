@@ -43,7 +43,9 @@ type AutoDisable struct {
 	Window    time.Duration
 }
 
-// DefaultAutoDisable is seed 000 R4.2: five failures within ten minutes.
+// DefaultAutoDisable is five failures of the server itself within ten
+// minutes: a crash loop stops, while a server that fails now and then
+// keeps being retried.
 var DefaultAutoDisable = AutoDisable{Threshold: 5, Window: 10 * time.Minute}
 
 // pathFailure reports whether a failure of this category is one of the

@@ -50,13 +50,6 @@ const OwnerTokenName = "owner"
 // file or a log is recognisable as Switchboard's and as a client token.
 const ClientTokenPrefix = "sbc_"
 
-// Errors of client token management; handlers map them to statuses.
-var (
-	ErrClientTokenNotFound = errors.New("no client token has this name")
-	ErrClientTokenExists   = errors.New("a client token with this name already exists")
-	ErrClientTokenName     = errors.New(`a client token's name is 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit, and not "owner"`)
-)
-
 var clientTokenName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 
 // ValidClientTokenName reports whether name may name a client token.

@@ -1,23 +1,11 @@
 package domain
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
 )
-
-// ErrNoClientConfig marks a client that keeps no config file on this OS
-// (Claude Desktop on Linux), or whose path needs a variable that is unset.
-var ErrNoClientConfig = errors.New("no config file for this client here")
-
-// ErrNoSettingsFile marks an import when Switchboard runs without a
-// settings file (the demo), so there is nowhere to import to.
-var ErrNoSettingsFile = errors.New("Switchboard has no settings file to import into")
-
-// ErrNothingToUndo marks an undo with no backup left to restore.
-var ErrNothingToUndo = errors.New("no backup to restore")
 
 // ConfigPath resolves the client's user-wide config file on goos, filling
 // ~, %APPDATA% and %USERPROFILE% from getenv. It reads no disk.

@@ -1,10 +1,7 @@
 package domain
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"slices"
@@ -12,19 +9,6 @@ import (
 	"sync"
 	"time"
 )
-
-// Errors of the elicitation service.
-var (
-	ErrElicitationNotFound = fmt.Errorf("elicitation not found: %w", ErrNotFound)
-	// ErrBadElicitationAnswer is an answer whose action is not accept,
-	// decline or cancel, or whose content is not a JSON object.
-	ErrBadElicitationAnswer = errors.New("the answer must have action accept, decline or cancel, and content must be a JSON object")
-)
-
-// ErrTooManyElicitations refuses a question from a server that already
-// has maxPendingPerServer waiting: a server may send as many as it likes,
-// and each would hold memory and a place in the drawer until it timed out.
-var ErrTooManyElicitations = errors.New("too many of this server's questions are waiting for the person already")
 
 // Bounds on what a server's question may hold. Its text and schema are
 // drawn in the dashboard on every poll and sent whole by the API, so a
@@ -121,69 +105,6 @@ func NewElicitations(opts ElicitationsOptions) *Elicitations {
 	return &Elicitations{opts: opts, pending: map[string]*pendingElicitation{}, subs: map[chan struct{}]struct{}{}}
 }
 
-// Ask shows e to the person and waits for the answer, or for ctx (the
-// call's) to end, when the question is withdrawn. It returns the
-// elicitation result to send the server. publish, when set, is called
-// once the question is shown and once it is gone, so the card of its
-// call can say it waits. A server with maxPendingPerServer questions
-// waiting already is refused (ErrTooManyElicitations).
-func (s *Elicitations) Ask(ctx context.Context, e Elicitation, publish func()) (json.RawMessage, error) {
-	e.ID, e.CreatedAt = s.opts.NewID(), s.opts.Clock.Now()
-	p := &pendingElicitation{e: e, answer: make(chan ElicitationAnswer, 1)}
-	s.mu.Lock()
-	waiting := 0
-	for _, q := range s.pending {
-		if q.e.Server == e.Server {
-			waiting++
-		}
-	}
-	if waiting >= maxPendingPerServer {
-		s.mu.Unlock()
-		return nil, fmt.Errorf("%s: %w", e.Server, ErrTooManyElicitations)
-	}
-	s.pending[e.ID] = p
-	s.mu.Unlock()
-	s.opts.Log.Info("a server asks the person", "server", e.Server, "invocation", e.InvocationID, "elicitation", e.ID, "mode", e.Mode)
-	s.changed()
-	if publish != nil {
-		publish()
-	}
-	defer func() {
-		s.changed()
-		if publish != nil {
-			publish()
-		}
-	}()
-	select {
-	case a := <-p.answer:
-		return elicitResult(a)
-	case <-ctx.Done():
-	}
-	s.mu.Lock()
-	withdrawn := s.pending[e.ID] == p
-	delete(s.pending, e.ID)
-	s.mu.Unlock()
-	if !withdrawn {
-		// Answer took it as ctx ended, and was told it reached the
-		// server: send it, rather than contradict that.
-		return elicitResult(<-p.answer)
-	}
-	s.opts.Log.Info("a server's question went unanswered", "server", e.Server, "invocation", e.InvocationID, "elicitation", e.ID)
-	return nil, fmt.Errorf("nobody answered the server's question before the call ended: %w", ctx.Err())
-}
-
-// elicitResult is the ElicitResult JSON of a.
-func elicitResult(a ElicitationAnswer) (json.RawMessage, error) {
-	out := struct {
-		Action  string          `json:"action"`
-		Content json.RawMessage `json:"content,omitempty"`
-	}{Action: a.Action}
-	if a.Action == ElicitAccept {
-		out.Content = a.Content
-	}
-	return json.Marshal(out)
-}
-
 // List returns the questions waiting in scope, and those that belong to
 // no call, oldest first.
 func (s *Elicitations) List(scope Scope) []Elicitation {
@@ -236,86 +157,6 @@ func (s *Elicitations) ForServer(server string) []Elicitation {
 	return out
 }
 
-// Answer hands the person's answer to the waiting server. An accepted
-// form's content takes the schema's defaults for every property it
-// omits, exactly as the prefilled form would send them; it is otherwise
-// passed on as given (the dashboard warns a person about content that
-// breaks the schema; the server judges it). A URL-mode answer carries no
-// content. A question that is gone (answered, or its call ended, even a
-// moment ago) is ErrElicitationNotFound, and its server gets nothing.
-func (s *Elicitations) Answer(scope Scope, id string, a ElicitationAnswer) error {
-	switch a.Action {
-	case ElicitAccept, ElicitDecline, ElicitCancel:
-	default:
-		return ErrBadElicitationAnswer
-	}
-	p, err := s.waiting(scope, id)
-	if err != nil {
-		return err
-	}
-	switch {
-	case a.Action == ElicitAccept && p.e.Mode == ElicitForm:
-		content, err := WithSchemaDefaults(p.e.RequestedSchema, a.Content)
-		if err != nil {
-			return err
-		}
-		a.Content = content
-	default:
-		a.Content = nil
-	}
-	// Taken and handed over under the lock, so that Ask, ending with its
-	// call, either withdraws the question first or finds the answer.
-	s.mu.Lock()
-	if s.pending[id] != p {
-		s.mu.Unlock()
-		return fmt.Errorf("elicitation %s: %w", id, ErrElicitationNotFound)
-	}
-	delete(s.pending, id) // answered once: a second answer finds nothing
-	p.answer <- a         // never blocks: only the one who deleted it sends
-	s.mu.Unlock()
-	s.changed()
-	return nil
-}
-
-// waiting returns the pending question id of scope (or of no call).
-func (s *Elicitations) waiting(scope Scope, id string) (*pendingElicitation, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	p, ok := s.pending[id]
-	if !ok || (p.e.Scope != scope && p.e.InvocationID != "") {
-		return nil, fmt.Errorf("elicitation %s: %w", id, ErrElicitationNotFound)
-	}
-	return p, nil
-}
-
-// WithSchemaDefaults returns content with each top-level property the
-// schema gives a default, and content lacks, set to that default. Empty
-// content is {}. Content that is not a JSON object is ErrBadElicitationAnswer.
-func WithSchemaDefaults(schema, content json.RawMessage) (json.RawMessage, error) {
-	obj := map[string]json.RawMessage{}
-	if len(content) > 0 && string(content) != "null" {
-		if err := json.Unmarshal(content, &obj); err != nil || obj == nil {
-			return nil, ErrBadElicitationAnswer
-		}
-	}
-	var root struct {
-		Properties map[string]struct {
-			Default json.RawMessage `json:"default"`
-		} `json:"properties"`
-	}
-	_ = json.Unmarshal(schema, &root) // a schema it cannot read adds nothing
-	added := false
-	for name, prop := range root.Properties {
-		if _, has := obj[name]; !has && len(prop.Default) > 0 {
-			obj[name], added = prop.Default, true
-		}
-	}
-	if !added && len(content) > 0 && string(content) != "null" {
-		return content, nil
-	}
-	return json.Marshal(obj)
-}
-
 // Subscribe returns a channel that is signalled whenever a question is
 // added or goes away, and the function that ends the subscription.
 func (s *Elicitations) Subscribe() (<-chan struct{}, func()) {
@@ -339,21 +180,4 @@ func (s *Elicitations) changed() {
 		default:
 		}
 	}
-}
-
-// PersonAsker puts a server's elicitation that belongs to no call to the
-// person, in the server's drawer. It answers every other request with
-// ErrNotAsked.
-type PersonAsker struct{ Elicitations *Elicitations }
-
-// Ask implements Asker.
-func (a PersonAsker) Ask(ctx context.Context, req ServerRequest) (json.RawMessage, error) {
-	if a.Elicitations == nil || req.Method != MethodElicit {
-		return nil, fmt.Errorf("%w: the server sent %s outside any call, which has nobody to ask", ErrNotAsked, req.Method)
-	}
-	e, err := ParseElicitation(req.Server, req.Params)
-	if err != nil {
-		return nil, err
-	}
-	return a.Elicitations.Ask(ctx, e, nil)
 }

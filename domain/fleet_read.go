@@ -8,19 +8,6 @@ import (
 	"time"
 )
 
-// Errors of the read requests (resources/read, prompts/get,
-// completion/complete), which answer at once rather than through an
-// invocation.
-var (
-	ErrPromptNotFound = fmt.Errorf("prompt not found: %w", ErrNotFound)
-	// ErrInvalidRequest is a request the caller built wrongly, such as a
-	// completion without an argument name; the server is never asked.
-	ErrInvalidRequest = errors.New("invalid request")
-	// ErrNoAnswer is a request the server left unanswered for the whole
-	// of its call timeout.
-	ErrNoAnswer = errors.New("no answer")
-)
-
 // PromptNotFoundError is a request for a prompt the connected server does
 // not list. It names both, like ToolNotFoundError, and is
 // ErrPromptNotFound (and so ErrNotFound) to errors.Is.

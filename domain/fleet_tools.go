@@ -3,13 +3,9 @@ package domain
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 )
-
-// ErrNotConnected is returned for a call to a server with no live session.
-var ErrNotConnected = fmt.Errorf("server is not connected")
 
 var _ ToolCaller = (*Fleet)(nil)
 
@@ -59,9 +55,6 @@ func (f *Fleet) Redactor(server string) (Redactor, error) {
 	}
 	return s.config().Redactor(), nil
 }
-
-// ErrNoTasks is a session that cannot run calls as tasks.
-var ErrNoTasks = errors.New("this connection cannot run tool calls as tasks")
 
 func (f *Fleet) taskSession(server string) (TaskSession, error) {
 	sess, err := f.liveSession(server)

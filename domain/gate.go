@@ -1,7 +1,6 @@
 package domain
 
 import (
-	"errors"
 	"fmt"
 )
 
@@ -17,9 +16,6 @@ const (
 	BlockedPending    BlockedReason = "pending_approval" // a project server nobody approved yet
 	BlockedRejected   BlockedReason = "rejected"         // a project server a person rejected
 )
-
-// ErrBlocked is returned for commands on a blocked server.
-var ErrBlocked = errors.New("server is blocked")
 
 // BlockedError says which server is blocked and why.
 type BlockedError struct {

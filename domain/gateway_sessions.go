@@ -3,13 +3,8 @@ package domain
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"time"
 )
-
-// ErrGatewaySessionNotFound is a lookup of a session the store does not
-// hold: never opened, or pruned.
-var ErrGatewaySessionNotFound = errors.New("gateway session not found")
 
 // GatewaySession is what the gateway remembers of a legacy (2025)
 // initialize session, so that the session keeps its client's identity

@@ -6,8 +6,8 @@ import (
 	"sync"
 )
 
-// Hub is the single place where the current status of every server lives
-// (seed 004): supervisors publish, the API and the dashboard read and
+// Hub is the single place where the current status of every server lives:
+// supervisors publish, the API and the dashboard read and
 // subscribe. Publishing never blocks, and a slow subscriber skips
 // intermediate snapshots but always ends on the newest one of each server.
 type Hub struct {
@@ -107,19 +107,31 @@ func (s *Subscription) Next(ctx context.Context) ([]Status, error) {
 			return nil, ctx.Err()
 		case <-s.ready:
 		}
-		s.mu.Lock()
-		out := make([]Status, 0, len(s.pending))
-		for _, st := range s.pending {
-			out = append(out, st)
+		if out := s.Drain(); len(out) > 0 {
+			return out, nil
 		}
-		clear(s.pending)
-		s.mu.Unlock()
-		if len(out) == 0 {
-			continue
-		}
-		sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
-		return out, nil
 	}
+}
+
+// Ready is signalled when snapshots are pending, so a caller can wait on
+// the hub and on other sources in one select; call Drain after it fires.
+// A subscription to a hub that knows any server is ready at once, with
+// the full list.
+func (s *Subscription) Ready() <-chan struct{} { return s.ready }
+
+// Drain returns every pending snapshot, oldest version first, without
+// waiting; it may return none, after a signal whose snapshots an earlier
+// Drain already took.
+func (s *Subscription) Drain() []Status {
+	s.mu.Lock()
+	out := make([]Status, 0, len(s.pending))
+	for _, st := range s.pending {
+		out = append(out, st)
+	}
+	clear(s.pending)
+	s.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
+	return out
 }
 
 // Close stops delivery; it is safe to call more than once.

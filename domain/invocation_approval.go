@@ -2,7 +2,6 @@ package domain
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 )
@@ -33,10 +32,6 @@ const (
 	ApprovedLateMessage    = "approved after the client stopped waiting; the same call retried within 10 minutes runs without asking"
 	ApprovalExpiredMessage = "nobody approved or denied this call in time"
 )
-
-// ErrNotAwaitingApproval is an approve or deny of a call that is not held
-// for approval (any more).
-var ErrNotAwaitingApproval = errors.New("the invocation is not awaiting approval")
 
 // AwaitingApprovalError is Call's answer when the hold limit passed while
 // the call still awaited a person's decision. The call stays on its card;

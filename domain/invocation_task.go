@@ -3,7 +3,6 @@ package domain
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 )
@@ -48,13 +47,6 @@ const (
 // taskCancelTimeout bounds the tasks/cancel sent after a call ended, whose
 // own context is already over.
 const taskCancelTimeout = 10 * time.Second
-
-// Errors of calls that run as tasks: the server cancelled the task
-// although nobody here asked, or reports that it failed.
-var (
-	ErrTaskCancelled = errors.New("the server cancelled the task")
-	ErrTaskFailed    = errors.New("the task failed")
-)
 
 // runsAsTask reports whether a call of t runs as a task: always when the
 // tool requires it, and when asked for a tool that allows it.

@@ -1,7 +1,6 @@
 package domain
 
 import (
-	"fmt"
 	"time"
 )
 
@@ -16,9 +15,6 @@ type SettingsOverride struct {
 // MaxKeepAlive bounds the probe interval: beyond an hour a hung server
 // would go unnoticed for longer than anyone waits.
 const MaxKeepAlive = time.Hour
-
-// ErrInvalidSettings marks an override a server cannot take.
-var ErrInvalidSettings = fmt.Errorf("invalid settings")
 
 // Validate reports whether the override can be applied.
 func (o SettingsOverride) Validate() error {

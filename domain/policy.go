@@ -2,7 +2,6 @@ package domain
 
 import (
 	"context"
-	"errors"
 	"fmt"
 )
 
@@ -32,12 +31,6 @@ func (p Policy) Valid() bool {
 	}
 	return false
 }
-
-// ErrDeniedByPolicy is a call to a tool whose policy is deny.
-var ErrDeniedByPolicy = errors.New("denied by policy")
-
-// ErrInvalidPolicy is a policy value that is not allow, ask, deny or hidden.
-var ErrInvalidPolicy = errors.New("policy must be allow, ask, deny or hidden")
 
 // PolicyDeniedError names the server and tool a deny policy refused, so the
 // refusal says which setting to change; it is ErrDeniedByPolicy to

@@ -3,7 +3,6 @@ package domain
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sync"
 )
@@ -110,9 +109,6 @@ type ResourceSubscriber interface {
 	SubscribeResource(ctx context.Context, uri string) error
 	UnsubscribeResource(ctx context.Context, uri string) error
 }
-
-// ErrCannotSubscribe is a server whose session cannot subscribe.
-var ErrCannotSubscribe = errors.New("the server's connection cannot subscribe to resources")
 
 // SubscribeResource sends resources/subscribe (or, when subscribe is
 // false, resources/unsubscribe) to a connected server.

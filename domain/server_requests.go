@@ -37,10 +37,6 @@ type Asker interface {
 	Ask(ctx context.Context, req ServerRequest) (json.RawMessage, error)
 }
 
-// ErrNotAsked is wrapped by an Asker that could not put a request to
-// anyone; the error's text says why, for the server and the card.
-var ErrNotAsked = errors.New("nobody could be asked")
-
 type askerKey struct{}
 
 // WithAsker makes ctx carry the Asker of the call it belongs to, so the

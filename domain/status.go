@@ -81,7 +81,8 @@ type Status struct {
 }
 
 // clearError forgets every trace of the last failure. Connected snapshots
-// must never carry an old error (seed 000, R4.1).
+// must never carry an old error: once a server connects again, nothing
+// it shows may describe the failure it recovered from.
 func (s *Status) clearError() {
 	s.Error = ""
 	s.ErrorCategory = ""

@@ -4,7 +4,24 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 )
+
+// probeResult is what a keep-alive probe reports back to the loop.
+type probeResult struct {
+	gen     int
+	latency time.Duration
+	err     error
+}
+
+// listResult is what a re-list after a list-changed notification reports
+// back to the loop.
+type listResult struct {
+	gen   int
+	kinds []ListKind
+	caps  Capabilities
+	err   error
+}
 
 // armProbe schedules the next keep-alive probe of a connected session.
 func (s *supervisor) armProbe() {
@@ -104,8 +121,8 @@ func (s *supervisor) onRelist(r listResult) {
 	}
 	if r.err != nil {
 		// The last good lists keep serving and the server stays connected,
-		// but it says what failed, so consumers see the lists may be stale
-		// (issue #12); a later good re-list clears it. A broken connection
+		// but it says what failed, so consumers see the lists may be stale;
+		// a later good re-list clears it. A broken connection
 		// shows up through Done or the next probe, which handle it properly.
 		s.st.clearError()
 		s.st.Error = s.redact.Redact(r.err.Error())

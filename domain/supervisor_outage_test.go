@@ -19,7 +19,7 @@ func (r *rig) settled(name string) domain.Status {
 	})
 }
 
-// Issue #12: a failure of the path to a server (a laptop off the network,
+// A failure of the path to a server (a laptop off the network,
 // a remote server restarting) never auto-disables it, however long it
 // lasts; the retries climb to the 30 s ceiling and stay there, and the
 // snapshot says no failure count applies.
@@ -132,7 +132,7 @@ func TestPathFailuresDoNotAddToCrashCount(t *testing.T) {
 	}
 }
 
-// Issue #12: while a restart connects again, the closed session's connect
+// While a restart connects again, the closed session's connect
 // time and probe latency are gone from the snapshot.
 func TestRestartClearsConnectedAtAndLatency(t *testing.T) {
 	r := newRig(t, nil)
@@ -161,7 +161,7 @@ func TestRestartClearsConnectedAtAndLatency(t *testing.T) {
 	}
 }
 
-// Issue #12: a re-list after list_changed that fails is published: the
+// A re-list after list_changed that fails is published: the
 // server stays connected with its last good lists and carries the error
 // until a later re-list succeeds.
 func TestFailedRelistPublishesError(t *testing.T) {

@@ -112,7 +112,7 @@ func TestAutoDisableCountsCutOffStartsOnlyWhenCrashed(t *testing.T) {
 		{"crash-before-limit-counts", slowServer("a", limit), func(r *rig, a *domaintest.Attempt) {
 			a.Fail(&domain.ConnError{Category: domain.CategoryExited, ExitCode: 1, Err: domain.ErrProcessExited})
 		}, true},
-		// Issue #12: a remote server that does not answer in time is a
+		// A remote server that does not answer in time is a
 		// failure of the path to it, which never counts.
 		{"remote-connect-timeout-never-disables", remoteServer("a", limit), func(r *rig, a *domaintest.Attempt) {
 			r.clock.WaitForTimer(r.t, limit)

@@ -29,7 +29,7 @@ func cardLookOf(t *testing.T, page playwright.Page, selector string) cardLook {
 	return l
 }
 
-// TestCardsFollowPresets: seed 001 R9. An invocation card takes each
+// TestCardsFollowPresets: an invocation card takes each
 // preset's look, as the page's other surfaces do (material2's small
 // corners and filled surface, brutalist's 2px border, cyberpunk_neon's
 // gradient, glassmorphism's blur), stays axe-clean in light and dark with
@@ -129,7 +129,7 @@ func checkCardLook(t *testing.T, preset string, l, base cardLook) {
 	}
 }
 
-// TestCardHeaderExpandsArguments: seed 001 T1.2. Clicking the card's
+// TestCardHeaderExpandsArguments: clicking the card's
 // header opens the arguments and clicking again closes them; the header's
 // button says so with aria-expanded and works from the keyboard; the
 // summary keeps it in step; the form view shows typed read-only controls.

@@ -12,7 +12,7 @@ import (
 	playwright "github.com/mxschmitt/playwright-go"
 )
 
-// TestBlockedServerDrawer: issue #12. The chip of a server that mcp.excluded
+// TestBlockedServerDrawer: the chip of a server that mcp.excluded
 // keeps away opens its drawer like any other, which names the settings key
 // to edit and offers Remove, and Remove takes the entry out of the file. No
 // toast sends the person to a log.

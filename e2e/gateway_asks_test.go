@@ -75,7 +75,7 @@ func TestGatewayAsksTheCallingClient(t *testing.T) {
 			mark := invs.len()
 			if !tc.answers {
 				// A client without the capability leaves the question to
-				// the person (issue 11), who declines it here through the
+				// the person, who declines it here through the
 				// elicitation API.
 				answerEach(t, in, `{"action":"decline"}`)
 			}

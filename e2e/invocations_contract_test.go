@@ -12,9 +12,9 @@ import (
 	playwright "github.com/mxschmitt/playwright-go"
 )
 
-// Seed 001 test contract T1, items 1-4, 6 and 7, against the demo server
-// as a stdio child of the real binary. Item 5 is in
-// invocations_content_test.go, item 8 in invocations_a11y_test.go.
+// The tool-call card's behaviour end to end, against the demo server as a
+// stdio child of the real binary. How results' content renders is in
+// invocations_content_test.go, accessibility in invocations_a11y_test.go.
 
 // checkSequence asserts a card went pending -> running -> success: it
 // showed running before success, and success never right after pending.
@@ -25,7 +25,7 @@ func checkSequence(t *testing.T, seq []string, final string) {
 		t.Errorf("card status sequence %q: never showed %s", seq, final)
 	}
 	if ri < 0 || (si >= 0 && ri > si) {
-		t.Errorf("card status sequence %q: want running seen before %s (seed 001 R3: always through running)", seq, final)
+		t.Errorf("card status sequence %q: want running seen before %s (a card always passes through running)", seq, final)
 	}
 	for i := 1; i < len(seq); i++ {
 		if seq[i-1] == "pending" && seq[i] == final {
@@ -148,7 +148,7 @@ func TestInvocationArgsExpand(t *testing.T) {
 		t.Errorf("argument JSON is not pretty-printed (two-space indent): %q", raw)
 	}
 
-	// Seed 001 R5: the read-only form view, and back to raw JSON.
+	// The read-only form view, and back to raw JSON.
 	form := box + ` [data-testid="invocation-args-form"]`
 	if visible(t, page, form) {
 		t.Errorf("form view visible before it was asked for, beside the raw JSON (hidden attribute %v, computed display %s)",
@@ -316,7 +316,7 @@ func TestInvocationCopyFull(t *testing.T) {
 		msg, "Copy arguments puts the full arguments JSON on the clipboard")
 }
 
-// TestInvocationLongArgs: seed 001 R4: arguments over 100 lines collapse
+// TestInvocationLongArgs: arguments over 100 lines collapse
 // behind "Expand arguments", and Copy arguments still copies all of them.
 func TestInvocationLongArgs(t *testing.T) {
 	in := demoOnly(t, "alpha")

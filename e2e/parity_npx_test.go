@@ -16,7 +16,7 @@ const npxStartLimit = 3 * time.Minute
 
 // TestParityNpxEmptyCache: an `npx -y` entry on an empty npm cache, with
 // no timeout settings at all, connects on its first start: no failed
-// attempt, no npm killed mid-download (issue 9).
+// attempt, no npm killed mid-download.
 func TestParityNpxEmptyCache(t *testing.T) {
 	t.Parallel()
 	cache := t.TempDir()

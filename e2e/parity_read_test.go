@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-// readNotFound is issue 9's torn-down-connection defect: after a restart
+// readNotFound checks a read of a torn-down connection: after a restart
 // the server no longer has the resource an earlier card links to, so
 // reading it gets JSON-RPC -32602 "Resource … not found". That refuses
 // the one read; the server stays connected with the same connectedAt.

@@ -111,7 +111,7 @@ func parityPage(t *testing.T) string {
 	return srv.URL + "/"
 }
 
-// parityServers is every server of issue 9 with its fixed calls.
+// parityServers is every server the parity tests run, with its fixed calls.
 func parityServers(t *testing.T, everythingURL, page string) []parityServer {
 	t.Helper()
 	var list []parityServer

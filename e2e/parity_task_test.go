@@ -33,7 +33,7 @@ const taskProbe = `(() => {
 // TestParityResearchTask: server-everything's simulate-research-query
 // (execution.taskSupport "required") runs as a task through Switchboard,
 // and its card shows the task's status and status message live until it
-// completes (issue 9).
+// completes.
 func TestParityResearchTask(t *testing.T) {
 	t.Parallel()
 	in := startWith(t, servers{"everything": everythingStdio(t)})

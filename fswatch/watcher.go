@@ -204,21 +204,28 @@ func (l *loop) place() (arrived, departed []string, err error) {
 }
 
 // add watches d's nearest existing directory and returns it. A directory
-// removed between the look and the watch is looked for again.
+// removed between the look and the watch is looked for again, and so is
+// one created under it before its watch was in place (`mkdir -p a/b`),
+// whose creation no watch saw.
 func (l *loop) add(d string) (string, error) {
 	var err error
-	for range 3 {
+	for range 16 {
 		at := nearestExisting(d)
-		if l.watched[at] {
-			return at, nil
-		}
-		if err = l.fs.Add(at); err == nil {
+		if !l.watched[at] {
+			if err = l.fs.Add(at); err != nil {
+				if !errors.Is(err, fs.ErrNotExist) {
+					break
+				}
+				continue
+			}
 			l.watched[at] = true
+		}
+		if nearestExisting(d) == at {
 			return at, nil
 		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			break
-		}
+	}
+	if err == nil {
+		err = errors.New("the directories on the way keep changing")
 	}
 	return "", fmt.Errorf("watch directory for %s: %w", d, err)
 }

@@ -35,7 +35,7 @@ func history(t *testing.T, f *fixture) []handlers.InvocationDTO {
 	return decode[handlers.InvocationListDTO](t, body).Invocations
 }
 
-// TestToolCallRefusalsInClearWords: issue 9. What the API answers names
+// TestToolCallRefusalsInClearWords: what the API answers names
 // the tool and the server, the place a body breaks and the server's state,
 // and no refused call is recorded.
 func TestToolCallRefusalsInClearWords(t *testing.T) {

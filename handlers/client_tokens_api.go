@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"errors"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -64,7 +63,7 @@ func (a *clientTokensAPI) create(c echo.Context) error {
 	}
 	_, secret, err := a.tokens.Create(c.Request().Context(), name)
 	if err != nil {
-		return clientTokenError(err)
+		return err
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.JSON(http.StatusCreated, NewClientTokenDTO{Name: name, Token: secret})
@@ -73,7 +72,7 @@ func (a *clientTokensAPI) create(c echo.Context) error {
 // revoke answers 204; from then on the token opens nothing.
 func (a *clientTokensAPI) revoke(c echo.Context) error {
 	if err := a.tokens.Revoke(c.Request().Context(), c.Param(nameParam)); err != nil {
-		return clientTokenError(err)
+		return err
 	}
 	if a.gateway != nil {
 		a.gateway.CloseToken(c.Param(nameParam))
@@ -93,18 +92,4 @@ func clientTokenBody(c echo.Context) (string, error) {
 		return "", shape
 	}
 	return body.Name, nil
-}
-
-// clientTokenError maps the domain's client token errors to responses;
-// the shared error table knows nothing of them.
-func clientTokenError(err error) error {
-	switch {
-	case errors.Is(err, domain.ErrClientTokenName):
-		return &apiError{http.StatusUnprocessableEntity, "invalid_name", domain.ErrClientTokenName.Error()}
-	case errors.Is(err, domain.ErrClientTokenExists):
-		return &apiError{http.StatusConflict, "name_taken", domain.ErrClientTokenExists.Error()}
-	case errors.Is(err, domain.ErrClientTokenNotFound):
-		return &apiError{http.StatusNotFound, "not_found", domain.ErrClientTokenNotFound.Error()}
-	}
-	return err
 }

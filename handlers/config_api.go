@@ -1,9 +1,7 @@
 package handlers
 
 import (
-	"encoding/json"
 	"net/http"
-	"strconv"
 
 	"github.com/labstack/echo/v4"
 
@@ -79,13 +77,5 @@ func (a *configAPI) reload(c echo.Context) error {
 // appendConfigEvent writes the settings state as an event; the id is the
 // state's version.
 func appendConfigEvent(buf []byte, st domain.ConfigState) ([]byte, error) {
-	data, err := json.Marshal(ConfigJSON(st))
-	if err != nil {
-		return buf, err
-	}
-	buf = append(buf, "event: "+configEvent+"\nid: "...)
-	buf = strconv.AppendUint(buf, st.Version, 10)
-	buf = append(buf, "\ndata: "...)
-	buf = append(buf, data...)
-	return append(buf, "\n\n"...), nil
+	return appendJSONEvent(buf, configEvent, st.Version, ConfigJSON(st))
 }

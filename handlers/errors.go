@@ -48,9 +48,10 @@ func (e *apiError) Error() string { return e.code + ": " + e.message }
 // carry paths or values nobody vetted for display.
 const internalMessage = "internal error: Switchboard could not complete this request"
 
-// classify maps an error to its response. Domain errors arrive redacted,
-// so their text may be shown; anything unknown is hidden behind a generic
-// message.
+// classify maps an error to its response: errors that carry their own
+// answer by type first, then the domain's sentinels through the error
+// table (sentinelResponses). Domain errors arrive redacted, so their text
+// may be shown; anything unknown is hidden behind a generic message.
 func classify(err error) apiError {
 	var ae *apiError
 	var se *domain.SettingsError
@@ -65,43 +66,26 @@ func classify(err error) apiError {
 		// The server answered this one request with a JSON-RPC error: its
 		// message is the server's data, shown as the answer of an upstream.
 		return apiError{http.StatusBadGateway, "server_error", err.Error()}
-	case errors.Is(err, domain.ErrNoAnswer):
-		return apiError{http.StatusGatewayTimeout, "timeout", err.Error()}
-	case errors.Is(err, domain.ErrInvalidRequest):
-		return apiError{http.StatusBadRequest, "bad_request", err.Error()}
 	case errors.As(err, &sch):
 		return apiError{http.StatusUnprocessableEntity, "invalid_arguments", err.Error()}
-	case errors.Is(err, domain.ErrBadArguments):
-		return apiError{http.StatusBadRequest, "bad_arguments", err.Error()}
-	case errors.Is(err, domain.ErrNotConnected):
-		return apiError{http.StatusConflict, "not_connected", err.Error()}
-	case errors.Is(err, domain.ErrNotFound):
-		return apiError{http.StatusNotFound, "not_found", err.Error()}
-	case errors.Is(err, domain.ErrDuplicateCall):
-		return apiError{http.StatusConflict, "duplicate_call", "an invocation with this messageId and toolCallId already exists; a replayed call is not run again"}
-	case errors.Is(err, domain.ErrDeniedByPolicy):
-		return apiError{http.StatusForbidden, "denied_by_policy", err.Error()}
-	case errors.Is(err, domain.ErrNotAwaitingApproval):
-		return apiError{http.StatusConflict, "not_awaiting_approval", err.Error()}
-	case errors.Is(err, domain.ErrInvalidPolicy):
-		return apiError{http.StatusBadRequest, "bad_request", err.Error()}
-	case errors.Is(err, domain.ErrNothingToApprove):
-		return apiError{http.StatusConflict, "nothing_to_approve", err.Error()}
-	case errors.Is(err, domain.ErrBlocked):
-		return apiError{http.StatusConflict, "blocked", err.Error()}
-	case errors.Is(err, domain.ErrServerDisabled):
-		return apiError{http.StatusConflict, "server_disabled", err.Error()}
-	case errors.Is(err, domain.ErrInvalidSettings):
-		return apiError{http.StatusUnprocessableEntity, "invalid_settings", err.Error()}
-	case errors.Is(err, domain.ErrClosed):
-		return apiError{http.StatusServiceUnavailable, "shutting_down", "Switchboard is shutting down"}
-	case errors.As(err, &se):
-		return apiError{http.StatusUnprocessableEntity, "settings_invalid", se.Error()}
 	case errors.As(err, &req):
 		// A read or prompt failed between here and the server (the
 		// connection broke, the answer was too large); the domain redacted
 		// the text and named the server.
 		return apiError{http.StatusBadGateway, "connection_failed", err.Error()}
+	}
+	for _, r := range sentinelResponses {
+		if errors.Is(err, r.err) {
+			msg := r.message
+			if msg == "" {
+				msg = err.Error()
+			}
+			return apiError{r.status, r.code, msg}
+		}
+	}
+	switch {
+	case errors.As(err, &se):
+		return apiError{http.StatusUnprocessableEntity, "settings_invalid", se.Error()}
 	case errors.As(err, &he) && he.Code < http.StatusInternalServerError:
 		// Echo's own refusals: no route, wrong method, bad request.
 		return apiError{he.Code, statusCode(he.Code), http.StatusText(he.Code)}

@@ -2,9 +2,7 @@ package handlers
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -113,13 +111,5 @@ func (a *eventsAPI) loop(ctx context.Context, c echo.Context, sub *domain.Subscr
 // which orders snapshots of one server. JSON from encoding/json never
 // holds a raw newline, so one data line carries it whole.
 func appendEvent(buf []byte, st domain.Status) ([]byte, error) {
-	data, err := json.Marshal(StatusJSON(st))
-	if err != nil {
-		return buf, err
-	}
-	buf = append(buf, "event: "+sseEvent+"\nid: "...)
-	buf = strconv.AppendUint(buf, st.Version, 10)
-	buf = append(buf, "\ndata: "...)
-	buf = append(buf, data...)
-	return append(buf, "\n\n"...), nil
+	return appendJSONEvent(buf, sseEvent, st.Version, StatusJSON(st))
 }

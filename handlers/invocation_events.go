@@ -3,11 +3,6 @@ package handlers
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
-	"strconv"
-	"sync/atomic"
-	"time"
 
 	"github.com/switchboard-mcp/switchboard/domain"
 	"github.com/switchboard-mcp/switchboard/views"
@@ -39,63 +34,10 @@ func (f *invocationFeed) subscribe() *domain.InvocationSubscription {
 	return f.svc.Feed().Subscribe(f.scope)
 }
 
-// waitBoth waits at most one heartbeat for status snapshots or invocation
-// changes, whichever comes first. The hub's subscription has no ready
-// channel, so its wait is cut short by cancelling its context when the
-// invocation subscription signals. idle reports that nothing happened for a
-// whole heartbeat, which the caller answers with a ping.
-func waitBoth(ctx context.Context, heartbeat time.Duration, sub *domain.Subscription, isub *domain.InvocationSubscription) (statuses []domain.Status, invs []domain.Invocation, idle bool) {
-	statuses, invs, _, idle = waitAll(ctx, heartbeat, sub, isub, nil)
-	return statuses, invs, idle
-}
-
-// waitAll is waitBoth plus a settings-reload signal (nil for none);
-// configChanged reports that it fired.
-func waitAll(ctx context.Context, heartbeat time.Duration, sub *domain.Subscription, isub *domain.InvocationSubscription, config <-chan struct{}) (statuses []domain.Status, invs []domain.Invocation, configChanged bool, idle bool) {
-	wctx, cancel := context.WithTimeout(ctx, heartbeat)
-	defer cancel()
-	var ready <-chan struct{}
-	if isub != nil {
-		ready = isub.Ready()
-	}
-	var fired atomic.Bool
-	stop, exited := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(exited)
-		select {
-		case <-ready:
-			cancel()
-		case <-config:
-			fired.Store(true)
-			cancel()
-		case <-stop:
-		}
-	}()
-	statuses, err := sub.Next(wctx)
-	// The watcher must be gone before fired is read, or a reload signal it
-	// takes after this point would be lost.
-	close(stop)
-	<-exited
-	if isub != nil {
-		invs = isub.Drain()
-	}
-	configChanged = fired.Load()
-	idle = errors.Is(err, context.DeadlineExceeded) && len(invs) == 0 && !configChanged
-	return statuses, invs, configChanged, idle
-}
-
 // appendInvocationEvent writes one invocation as a JSON stream event; the
 // id is the feed version.
 func appendInvocationEvent(buf []byte, inv domain.Invocation) ([]byte, error) {
-	data, err := json.Marshal(InvocationJSON(inv))
-	if err != nil {
-		return buf, err
-	}
-	buf = append(buf, "event: "+invocationEvent+"\nid: "...)
-	buf = strconv.AppendUint(buf, inv.Version, 10)
-	buf = append(buf, "\ndata: "...)
-	buf = append(buf, data...)
-	return append(buf, "\n\n"...), nil
+	return appendJSONEvent(buf, invocationEvent, inv.Version, InvocationJSON(inv))
 }
 
 // pageCards keeps one page's feed current: which cards the page holds (by

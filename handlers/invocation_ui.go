@@ -49,7 +49,8 @@ func (u *invocationUI) card(c echo.Context) error {
 const downloadParam = "download"
 
 // copyText answers the full arguments or the full text of the result as
-// plain text, whatever the card shows clipped (seed 001 R4); with
+// plain text, whatever the card shows clipped (arguments over
+// views.ArgsLongLines collapse, long text is cut); with
 // ?download=1, the part exactly as stored, as a file.
 func (u *invocationUI) copyText(c echo.Context) error {
 	inv, err := u.svc.Get(c.Request().Context(), u.scope, c.Param(idParam))
@@ -229,11 +230,7 @@ func prettyOrRaw(raw json.RawMessage) string {
 	if domain.CheckJSONDepth(raw, views.JSONViewDepth) != nil {
 		return string(raw)
 	}
-	var buf bytes.Buffer
-	if json.Indent(&buf, raw, "", "  ") != nil {
-		return string(raw)
-	}
-	return buf.String()
+	return string(domain.IndentJSON(raw, ""))
 }
 
 // linksTo reports whether the result holds a resource_link to uri.

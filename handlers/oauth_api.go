@@ -167,16 +167,11 @@ func callbackQuery(raw string) (url.Values, error) {
 // never a token), so a failure nobody classified keeps them.
 func signInFailure(err error) error {
 	switch {
-	case errors.Is(err, domain.ErrNotFound), errors.Is(err, domain.ErrClosed), errors.Is(err, domain.ErrInvalidRequest):
+	case errors.Is(err, domain.ErrNotFound), errors.Is(err, domain.ErrClosed), errors.Is(err, domain.ErrInvalidRequest),
+		errors.Is(err, domain.ErrNoSignIn), errors.Is(err, domain.ErrSignInOtherServer),
+		errors.Is(err, domain.ErrSignInUnknown), errors.Is(err, domain.ErrNeedsClientID):
+		// The error table words these.
 		return err
-	case errors.Is(err, domain.ErrNoSignIn):
-		return &apiError{http.StatusConflict, "no_sign_in", err.Error()}
-	case errors.Is(err, domain.ErrSignInOtherServer):
-		return &apiError{http.StatusConflict, "sign_in_other_server", domain.ErrSignInOtherServer.Error()}
-	case errors.Is(err, domain.ErrSignInUnknown):
-		return &apiError{http.StatusBadRequest, "sign_in_unknown", domain.ErrSignInUnknown.Error()}
-	case errors.Is(err, domain.ErrNeedsClientID):
-		return &apiError{http.StatusConflict, "needs_client_id", err.Error()}
 	}
 	var ae *apiError
 	if errors.As(err, &ae) {

@@ -76,7 +76,9 @@ type Options struct {
 	// FrameAncestors are the origins allowed to frame the dashboard; empty
 	// forbids framing altogether.
 	FrameAncestors []string
-	// Now tells the time for session expiry; nil means time.Now.
+	// Now is the handlers' only source of the time — session expiry, the
+	// dashboard's relative times, log messages' ages — so tests can fix
+	// it; nil means time.Now.
 	Now func() time.Time
 }
 
@@ -93,6 +95,9 @@ func (o Options) withDefaults() Options {
 			panic(fmt.Sprintf("handlers: load the embedded message catalogues: %v", err))
 		}
 		o.Catalog = c
+	}
+	if o.Now == nil {
+		o.Now = time.Now
 	}
 	if o.Heartbeat <= 0 {
 		o.Heartbeat = DefaultHeartbeat

@@ -243,32 +243,13 @@ func appendDrawerHeader(ctx context.Context, out, html *bytes.Buffer, st domain.
 		views.DrawerActions(views.NewDrawerActionsProps(st, drawerURLs(st.ServerName)), true)))
 }
 
-// appendHTMLEvent renders c and appends it to out as one event,
-// one data line per line of HTML. Every line break a browser's EventSource
-// honours (CR, LF, CRLF) starts a new data line, so text from a server,
-// which may hold any of them, can never end the data and inject a field.
+// appendHTMLEvent renders c and appends it to out as one event, framed by
+// appendSSE, which gives every line of HTML its own data line.
 func appendHTMLEvent(ctx context.Context, out, html *bytes.Buffer, event string, c templ.Component) error {
 	html.Reset()
 	if err := c.Render(ctx, html); err != nil {
 		return fmt.Errorf("render page event: %w", err)
 	}
-	out.WriteString("event: " + event + "\n")
-	b := html.Bytes()
-	for {
-		i := bytes.IndexAny(b, "\r\n")
-		out.WriteString("data: ")
-		if i < 0 {
-			out.Write(b)
-			out.WriteByte('\n')
-			break
-		}
-		out.Write(b[:i])
-		out.WriteByte('\n')
-		if b[i] == '\r' && i+1 < len(b) && b[i+1] == '\n' {
-			i++
-		}
-		b = b[i+1:]
-	}
-	out.WriteByte('\n')
+	out.Write(appendSSE(out.AvailableBuffer(), event, "", html.Bytes()))
 	return nil
 }

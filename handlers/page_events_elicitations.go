@@ -36,23 +36,7 @@ func watchElicitations(ctx context.Context, svc *domain.Elicitations, inner <-ch
 	for name := range shown {
 		w.sent[name] = views.ElicitationsShown(svc.ForServer(name))
 	}
-	go func() {
-		defer stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-inner:
-				w.inner.Store(true)
-			case <-asked:
-				w.asked.Store(true)
-			}
-			select {
-			case w.wake <- struct{}{}:
-			default:
-			}
-		}
-	}()
+	go relaySignals(ctx, inner, asked, &w.inner, &w.asked, w.wake, stop)
 	return w, w.wake
 }
 

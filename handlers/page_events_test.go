@@ -142,7 +142,7 @@ func TestPageEventsEmptyFleetStillStartsWithFullState(t *testing.T) {
 
 // TestPageEventsHealErrorInOneSwap walks error -> connecting -> connected
 // and checks that the swap saying connected carries no trace of the error
-// (R4.1), in the chip and the row alike.
+// (a connect clears every error), in the chip and the row alike.
 func TestPageEventsHealErrorInOneSwap(t *testing.T) {
 	f := newFixture(t)
 	f.attach(t, stdio("flaky"))

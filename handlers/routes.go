@@ -3,7 +3,6 @@ package handlers
 import (
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -104,7 +103,7 @@ const (
 	PathUIServerPolicy      = PathUIServer + "/policy"                          // PUT form askAll=true, or nothing for off
 )
 
-// Sign-in to remote servers (OAuth, issue 11): the JSON API, the callback
+// Sign-in to remote servers (OAuth): the JSON API, the callback
 // the authorization server sends the browser back to (public: the single-use
 // state protects it), and the drawer's forms.
 const (
@@ -119,7 +118,7 @@ const (
 	PathUIAuthClient       = PathUIServer + "/auth/client"
 )
 
-// Servers' questions to the person (elicitation, issue 11): the JSON API,
+// Servers' questions to the person (elicitation): the JSON API,
 // then the dashboard's form and the drawer's list of questions of no call.
 const (
 	PathElicitations         = "/api/v1/elicitations"
@@ -184,16 +183,16 @@ func register(e *echo.Echo, opts Options, signIn *signInPage) {
 
 	e.GET(PathStatic+"/*", staticFiles())
 
-	// -- page routes (events, preferences): register below this line --
+	// The dashboard, its event stream and the preferences form.
 	prefs := signIn.prefs
-	dashboard := &dashboardPage{fleet: opts.Fleet, config: opts.Config, prefs: prefs, demo: opts.Demo, now: time.Now}
-	pageStream := &pageEvents{hub: opts.Fleet.Hub(), config: opts.Config, demo: opts.Demo, prefs: prefs, heartbeat: opts.Heartbeat, done: opts.Done, now: time.Now,
+	dashboard := &dashboardPage{fleet: opts.Fleet, config: opts.Config, prefs: prefs, demo: opts.Demo, now: opts.Now}
+	pageStream := &pageEvents{hub: opts.Fleet.Hub(), config: opts.Config, demo: opts.Demo, prefs: prefs, heartbeat: opts.Heartbeat, done: opts.Done, now: opts.Now,
 		elicitations: opts.Elicitations}
 	e.GET(PathDashboard, dashboard.show)
 	e.GET(PathPageEvents, pageStream.stream)
 	e.POST(PathUIPreferences, prefs.save)
 
-	// -- drawer routes (drawer, actions, settings, remove): register below this line --
+	// The drawer and its actions; a failure answers with a toast, not an error page.
 	drawer := &drawerUI{fleet: opts.Fleet, prefs: prefs, log: opts.Log, policies: policiesOf(opts), scope: opts.Scope, gateway: opts.Gateway}
 	e.GET(PathUIDrawer, drawer.withToast("ToastDrawerFailed", drawer.show))
 	e.POST(PathUIRestart, drawer.withToast("ToastRestartFailed", drawer.restart))
@@ -203,7 +202,8 @@ func register(e *echo.Echo, opts Options, signIn *signInPage) {
 	e.GET(PathUIRemove, drawer.withToast("ToastRemoveFailed", drawer.confirmRemove))
 	e.POST(PathUIRemove, drawer.withToast("ToastRemoveFailed", drawer.remove))
 
-	// -- invocation API and cards (engineer C1): register below this line --
+	// Tool calls: the JSON API and the dashboard's cards, which share one feed
+	// so the API's /events stream and the page's stream see the same calls.
 	cards := &cardRenderer{fleet: opts.Fleet, validator: opts.Validator, elicitations: opts.Elicitations}
 	invFeed := newInvocationFeed(opts, cards)
 	events.invocations, pageStream.cards = invFeed, invFeed
@@ -224,44 +224,44 @@ func register(e *echo.Echo, opts Options, signIn *signInPage) {
 		e.GET(PathUIHistory, ui.history)
 	}
 
-	// -- resources, prompts and completions (read API): register below this line --
+	// Resources, prompts and completions: reads that pass straight to a server.
 	reads := &readAPI{fleet: opts.Fleet}
 	e.GET(PathResourceRead, reads.readResource)
 	e.POST(PathPromptGet, reads.getPrompt)
 	e.POST(PathComplete, reads.complete)
 
-	// -- run form and theme presets (engineer C2): register below this line --
+	// The run form that starts a tool call from the drawer.
 	if opts.Invocations != nil {
 		run := &runForm{fleet: opts.Fleet, invocations: opts.Invocations, scope: opts.Scope, ui: drawer}
 		e.GET(PathUIRunForm, run.withToast(run.show))
 		e.POST(PathUIRunForm, run.withToast(run.submit))
 	}
 
-	// -- project server approval (dialog buttons): register below this line --
+	// Approval of servers a project's config file declares (the dialog's buttons).
 	approval := &approvalUI{approvals: opts.Approvals, ui: drawer}
 	e.POST(PathUIApprove, drawer.withToast("ToastApproveFailed", approval.approve))
 	e.POST(PathUIReject, drawer.withToast("ToastRejectFailed", approval.reject))
 
-	// -- MCP gateway (issue 10): register below this line --
+	// The MCP gateway that AI clients connect to: all servers at once, or one.
 	if opts.Gateway != nil {
 		mcp := &mcpMount{gateway: opts.Gateway, hosts: newHostPolicy(opts.AllowedHosts)}
 		e.Any(PathMCP, mcp.aggregated)
 		e.Any(PathMCPServer, mcp.server)
 	}
 
-	// -- sign-in to remote servers (issue 11): register below this line --
+	// Sign-in to remote servers (OAuth).
 	registerSignIns(e, opts, drawer)
 
-	// -- servers' questions to the person (elicitation, issue 11): register below this line --
+	// Servers' questions to the person (elicitation).
 	registerElicitations(e, opts, prefs)
 
-	// -- servers' log messages (issue 11): register below this line --
+	// Servers' log messages.
 	registerServerLogs(e, opts, drawer, pageStream)
 
-	// -- client tokens and the Connect page: register below this line --
+	// Client tokens and the Connect page.
 	registerConnect(e, opts, signIn.prefs)
 
-	// -- approvals and tool policies (issue 10): register below this line --
+	// Calls held for approval, and the per-tool policies that hold them.
 	if opts.Invocations != nil {
 		api := &invocationsAPI{svc: opts.Invocations, scope: opts.Scope}
 		e.POST(PathInvocationApprove, api.approve)

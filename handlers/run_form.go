@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -71,7 +70,7 @@ func (r *runForm) submit(c echo.Context) error {
 	} else {
 		var onlyMissing bool
 		args, in.FieldErrors, onlyMissing = runArgs(specs, form, !anyway)
-		in.Raw = indent(args)
+		in.Raw = string(domain.IndentJSON(args, ""))
 		if len(in.FieldErrors) > 0 {
 			// A missing required field is the schema's rule, which the
 			// server may not hold to; a value that could not be read is not.
@@ -218,12 +217,4 @@ func splitPointer(p string) (string, string) {
 		rest = "/" + rest
 	}
 	return head, rest
-}
-
-func indent(raw json.RawMessage) string {
-	var b bytes.Buffer
-	if json.Indent(&b, raw, "", "  ") != nil {
-		return string(raw)
-	}
-	return b.String()
 }

@@ -16,6 +16,7 @@ import (
 type serverLogsFeed struct {
 	logs  *domain.ServerLogs
 	fleet *domain.Fleet
+	now   func() time.Time // Options.Now
 }
 
 // registerServerLogs serves the log messages' API and level selector, and
@@ -24,7 +25,7 @@ func registerServerLogs(e *echo.Echo, opts Options, drawer *drawerUI, page *page
 	if opts.ServerLogs == nil {
 		return
 	}
-	feed := &serverLogsFeed{logs: opts.ServerLogs, fleet: opts.Fleet}
+	feed := &serverLogsFeed{logs: opts.ServerLogs, fleet: opts.Fleet, now: opts.Now}
 	drawer.logs, page.logs = feed, feed
 	api := &serverLogsAPI{feed: feed}
 	e.GET(PathServerLogs, api.list)
@@ -34,7 +35,7 @@ func registerServerLogs(e *echo.Echo, opts Options, drawer *drawerUI, page *page
 
 // drawerProps is the drawer's log section for one server, now.
 func (f *serverLogsFeed) drawerProps(name string) (views.DrawerLogsProps, error) {
-	return f.props(name, time.Now())
+	return f.props(name, f.now())
 }
 
 // props is the drawer's log section for one server. The messages were

@@ -34,23 +34,7 @@ func (f *serverLogsFeed) watch(ctx context.Context, config <-chan struct{}, show
 		w.sent[name] = f.logs.Seq(name)
 	}
 	logs, stop := f.logs.Subscribe()
-	go func() {
-		defer stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-config:
-				w.config.Store(true)
-			case <-logs:
-				w.logged.Store(true)
-			}
-			select {
-			case w.wake <- struct{}{}:
-			default:
-			}
-		}
-	}()
+	go relaySignals(ctx, config, logs, &w.config, &w.logged, w.wake, stop)
 	return w, w.wake
 }
 

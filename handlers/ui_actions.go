@@ -20,7 +20,9 @@ func (u *drawerUI) enable(c echo.Context) error  { return u.command(c, u.fleet.E
 // command runs one command and answers with the action row rebuilt from
 // the snapshot it returned (Disable becomes Enable), plus the header and
 // lists out of band. Later changes, such as the connection the command
-// starts, arrive over the page's event stream.
+// starts, arrive over the page's event stream. Its parse and call repeat
+// serversAPI.command on purpose: the two answer the same command, one in
+// HTML for the drawer and one in JSON for the API.
 func (u *drawerUI) command(c echo.Context, run func(context.Context, string) (domain.Status, error)) error {
 	name, err := serverName(c)
 	if err != nil {

@@ -11,11 +11,6 @@ import (
 	"github.com/switchboard-mcp/switchboard/domain"
 )
 
-// ErrArgsNotObject marks tool arguments that are not a JSON object, which
-// tools/call cannot carry. It is the caller's mistake, not the
-// connection's, so it is not a *domain.ConnError and never ends a session.
-var ErrArgsNotObject = fmt.Errorf("tool arguments: %w", domain.ErrBadArguments)
-
 // CallTool sends tools/call with a fresh progress token and reports the
 // server's progress notifications for it to progress, which may be nil.
 // Every notification is delivered before CallTool returns, and none after.

@@ -109,6 +109,19 @@ func discoverBound(ctx context.Context) time.Duration {
 	return max(min(discoverTimeout, time.Until(deadline)/2), time.Millisecond)
 }
 
+// httpProbeBound is the bound of the modern request that opens a
+// streamable HTTP connect: the whole connect budget. A server of either
+// era answers a POST at once (a 2025 one with a 4xx), so one that is
+// silent is slow or stuck, and the connect waits for it as it would for
+// initialize rather than failing at half its budget.
+func httpProbeBound(ctx context.Context) time.Duration {
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		return discoverTimeout
+	}
+	return max(time.Until(deadline), time.Millisecond)
+}
+
 // listenWait bounds how long Connect waits for a streamable HTTP server to
 // answer the GET stream, so that list changes made right after connecting
 // are not lost; a server without the stream is still used.
@@ -217,7 +230,11 @@ func (c *Connector) newClient(ctx context.Context, s *session, server, version s
 	}
 	opts = append(opts, client.WithClientCapabilities(caps))
 	if mcp.IsModernProtocol(version) {
-		opts = append(opts, client.WithDiscoverTimeout(discoverBound(ctx)))
+		bound := discoverBound(ctx)
+		if s.probe != nil {
+			bound = httpProbeBound(ctx)
+		}
+		opts = append(opts, client.WithDiscoverTimeout(bound))
 	}
 	tr := rawTransport(s.tr, s)
 	if s.probe != nil {

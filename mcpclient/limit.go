@@ -2,7 +2,6 @@ package mcpclient
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 )
@@ -12,10 +11,6 @@ import (
 // so results that are stored truncated still arrive whole, and low enough
 // that a hostile or broken server cannot exhaust memory.
 const DefaultMaxMessageBytes = 32 << 20
-
-// ErrMessageTooLarge matches every error about a message from a server that
-// passed Options.MaxMessageBytes.
-var ErrMessageTooLarge = errors.New("message from the server too large")
 
 // tooLargeError says what passed the limit and what Switchboard did about
 // it, in words a person reads on the dashboard.

@@ -18,9 +18,6 @@ import (
 	"github.com/switchboard-mcp/switchboard/domain"
 )
 
-// ErrSessionClosed is the cause Err reports once Close has been called.
-var ErrSessionClosed = errors.New("session closed")
-
 // changesBuffer is how many list_changed notifications wait for the
 // consumer; more are dropped, which is harmless because the consumer
 // re-lists everything that changed after a debounce anyway.

@@ -75,12 +75,6 @@ func AuthorizationRequest(md Metadata, c Client, redirectURI string, scopes []st
 	return r, nil
 }
 
-// Errors of the RFC 9207 issuer check.
-var (
-	ErrIssuerMismatch = errors.New("oauth: the authorization response came from another issuer")
-	ErrIssuerMissing  = errors.New("oauth: the authorization response lacks the issuer it promised")
-)
-
 // CheckIssuer verifies the RFC 9207 iss parameter of an authorization
 // response: it must equal md.Issuer when sent (a mix-up attack sends the
 // browser back from another server), and must be sent when the server

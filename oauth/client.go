@@ -2,7 +2,6 @@ package oauth
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -47,10 +46,6 @@ func (c Client) authMethod() string {
 	}
 	return AuthMethodNone
 }
-
-// ErrNoRegistration means the authorization server offers no dynamic
-// client registration endpoint.
-var ErrNoRegistration = errors.New("oauth: authorization server offers no client registration")
 
 // Register registers a native client with redirectURI at md's registration
 // endpoint (RFC 7591), asking for the authorization_code and refresh_token

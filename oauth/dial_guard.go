@@ -2,7 +2,6 @@ package oauth
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -11,12 +10,6 @@ import (
 	"syscall"
 	"time"
 )
-
-// ErrLocalAddress is the refusal of a connection, on behalf of a remote
-// server, to an address on this machine or its link: a server's metadata
-// must not make Switchboard call its own API, other local services or a
-// cloud metadata service.
-var ErrLocalAddress = errors.New("oauth: refusing to connect a remote server's sign-in to a local address")
 
 // guardedTransport sends requests only to addresses a remote server may
 // send Switchboard to; the type also marks a client as guarded already.

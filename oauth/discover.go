@@ -42,14 +42,6 @@ type Metadata struct {
 	DroppedScopes int `json:"-"`
 }
 
-// Errors discovery returns (wrapped) so callers can explain them.
-var (
-	ErrResourceMismatch = errors.New("oauth: protected resource metadata names a different resource")
-	ErrNoPKCE           = errors.New("oauth: authorization server does not support PKCE S256")
-	ErrNoMetadata       = errors.New("oauth: no authorization server metadata found")
-	ErrInsecureURL      = errors.New("oauth: refusing a non-https URL for a non-loopback host")
-)
-
 // maxBody caps every metadata and token response: they come from servers
 // a remote party chose, so a huge body must not exhaust memory.
 const maxBody = 1 << 20

@@ -4,17 +4,11 @@ import (
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/rand"
-	"errors"
 	"fmt"
 )
 
 // KeySize is the length of the data key that seals stored tokens: AES-256.
 const KeySize = 32
-
-// ErrUnsealable is a sealed record that this key cannot open: the key
-// changed (keychain reset, key file replaced) or the bytes were altered.
-// The manager treats such a record as absent: the server is signed out.
-var ErrUnsealable = errors.New("stored sign-in cannot be decrypted with the current key")
 
 // Sealer encrypts records with AES-256-GCM. The associated data binds
 // each ciphertext to the row it belongs to, so a sealed token cannot be

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/switchboard-mcp/switchboard/domain"
 )
 
 // SetEntry returns data with group.name set to entry, every other byte
@@ -30,7 +32,7 @@ func SetEntry(data []byte, group, name string, entry json.RawMessage) ([]byte, e
 		return nil, err
 	}
 	if !ok {
-		obj := indentJSON(json.RawMessage(`{`+quote(name)+`:`+string(entry)+`}`), "  ")
+		obj := domain.IndentJSON(json.RawMessage(`{`+quote(name)+`:`+string(entry)+`}`), "  ")
 		return insertMember(data, root, rootEnd, group, obj, "  "), nil
 	}
 	gs, ge = gs+root, ge+root
@@ -41,7 +43,7 @@ func SetEntry(data []byte, group, name string, entry json.RawMessage) ([]byte, e
 	if err != nil {
 		return nil, err
 	}
-	value := indentJSON(entry, "    ")
+	value := domain.IndentJSON(entry, "    ")
 	if ok {
 		out := append([]byte{}, data[:gs+es]...)
 		out = append(out, value...)
@@ -104,14 +106,6 @@ func rawValueAt(data []byte, i int) json.RawMessage {
 		return nil
 	}
 	return raw
-}
-
-func indentJSON(v json.RawMessage, prefix string) []byte {
-	var b bytes.Buffer
-	if err := json.Indent(&b, v, prefix, "  "); err != nil {
-		return v
-	}
-	return b.Bytes()
 }
 
 func quote(s string) string {

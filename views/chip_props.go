@@ -135,12 +135,3 @@ func (p ChipProps) describedBy() templ.Attributes {
 	}
 	return templ.Attributes{"aria-describedby": p.TooltipID()}
 }
-
-// oobAttrs marks an element as an out-of-band swap of the element with
-// the same id.
-func oobAttrs(on bool) templ.Attributes {
-	if !on {
-		return nil
-	}
-	return templ.Attributes{"hx-swap-oob": "outerHTML"}
-}

@@ -422,7 +422,7 @@ func LogList(p LogListProps, oob bool) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.RenderAttributes(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_ElementWriter, "div", drawerOOB(oob))
+			templ_7745c5c3_Err = templruntime.RenderAttributes(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_ElementWriter, "div", oobAttrs(oob))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"sort"
 	"strconv"
+
+	"github.com/switchboard-mcp/switchboard/domain"
 )
 
 // argFields builds the card's read-only form view: one Run form control
-// per argument sent (seed 001 R5), so an enum reads as its segmented
+// per argument sent, so an enum reads as its segmented
 // control or select, a boolean as a switch, a number as a number box and
 // an object or array as JSON, exactly as the person would have entered it.
 // Fields follow the schema's order, then any arguments the schema does not
@@ -131,7 +133,7 @@ func argValue(kind RunFieldKind, raw json.RawMessage) string {
 	// cap cuts only what is too long as sent, not its indentation.
 	compact := compactJSON(raw)
 	if len(compact) <= ArgValueBytes {
-		if indented := indentJSON(compact); len(indented) <= ArgValueBytes {
+		if indented := string(domain.IndentJSON([]byte(compact), "")); len(indented) <= ArgValueBytes {
 			return indented
 		}
 	}

@@ -40,7 +40,7 @@ func argField(t *testing.T, card *goquery.Selection, name string) *goquery.Selec
 	return f
 }
 
-// TestArgsFormTypedWidgets: seed 001 R5. The card's form view draws each
+// TestArgsFormTypedWidgets: the card's form view draws each
 // argument with the Run form's control for its type, filled with what was
 // sent and unchangeable, rather than as plain text.
 func TestArgsFormTypedWidgets(t *testing.T) {
@@ -155,7 +155,7 @@ func TestArgsFormRadiosPerCard(t *testing.T) {
 	}
 }
 
-// TestCardHeaderTogglesArguments: seed 001 T1.2. The header's tool name is
+// TestCardHeaderTogglesArguments: the header's tool name is
 // a button that controls the arguments section and says whether it is
 // open, with no control nested in another.
 func TestCardHeaderTogglesArguments(t *testing.T) {

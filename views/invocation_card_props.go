@@ -50,7 +50,8 @@ type CardInput struct {
 	Elicitation *ElicitationFormProps
 }
 
-// InvocationCardProps is one tool invocation card (seed 001 R1, R3).
+// InvocationCardProps is everything one tool invocation card shows:
+// the header, the arguments and the result, already decided.
 type InvocationCardProps struct {
 	ID           string
 	InvocationID string

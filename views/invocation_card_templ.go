@@ -11,7 +11,7 @@ import templruntime "github.com/a-h/templ/runtime"
 
 import "github.com/switchboard-mcp/switchboard/locales"
 
-// InvocationCard is one tool call (seed 001 R1): header with icon, tool
+// InvocationCard is one tool call: header with icon, tool
 // name, live status badge and the server it came from; the arguments,
 // collapsed; the result, open on success. The page stream replaces the
 // whole card by id on every change; cards.js keeps the person's own
@@ -339,7 +339,7 @@ func InvocationCard(p InvocationCardProps) templ.Component {
 }
 
 // invocationHead is the card's header. The tool name is a real button
-// that opens and closes the arguments (seed 001 T1.2), so the keyboard
+// that opens and closes the arguments, so the keyboard
 // reaches it; cards.js lets a click anywhere else on the header that is
 // not another control do the same. Retry stays a sibling, never nested.
 func invocationHead(p InvocationCardProps) templ.Component {
@@ -482,7 +482,7 @@ func invocationHead(p InvocationCardProps) templ.Component {
 }
 
 // invocationBadge says the status in words and symbol; it is a polite live
-// region so a screen reader hears the change (seed 001 R8).
+// region so a screen reader hears the change.
 func invocationBadge(p InvocationCardProps) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context

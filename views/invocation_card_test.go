@@ -181,7 +181,7 @@ func TestContentTypes(t *testing.T) {
 	if got := link.AttrOr("hx-get", ""); got != "/read?uri=file:///notes/a.md" {
 		t.Errorf("resource link read url: got %q", got)
 	}
-	if got := link.Text(); !strings.Contains(got, "2.0 KB") || !strings.Contains(got, "text/markdown") {
+	if got := link.Text(); !strings.Contains(got, "2 KiB") || !strings.Contains(got, "text/markdown") {
 		t.Errorf("resource link: got %q, want name, MIME and size", got)
 	}
 	if items.Eq(4).Find("strong").Text() != "bold" {

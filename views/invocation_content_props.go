@@ -59,9 +59,10 @@ type ContentItemProps struct {
 // ResourceLinkProps is a resource_link chip; activating it reads the
 // resource through the server and previews it inline.
 type ResourceLinkProps struct {
-	Name, URI, MIME, Size string
-	ReadURL               string
-	PreviewID             string
+	Name, URI, MIME string
+	Size            *int64 // bytes, when the server says; shown through SizeText
+	ReadURL         string
+	PreviewID       string
 }
 
 // DownloadProps is a blob offered as a file.
@@ -174,9 +175,7 @@ func newContentItem(i int, raw json.RawMessage, urls ContentURLs, full bool, lim
 			name = c.Title
 		}
 		l := &ResourceLinkProps{Name: shown(name, MaxShownName), URI: shown(c.URI, MaxShownURI), MIME: shown(c.MIMEType, maxShownMIME)}
-		if c.Size != nil {
-			l.Size = humanBytes(*c.Size)
-		}
+		l.Size = c.Size
 		if urls.Read != nil && len(c.URI) <= MaxShownURI {
 			l.ReadURL = urls.Read(c.URI) // a longer URI is named, cut, but not previewed
 		}

@@ -1,7 +1,6 @@
 package views
 
 import (
-	"fmt"
 	"net/url"
 	"path"
 	"regexp"
@@ -40,16 +39,6 @@ func fileName(uri string) string {
 		return "resource"
 	}
 	return name
-}
-
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }
 
 // escapedLen is the length of s once escaped as HTML text, which is up

@@ -280,7 +280,7 @@ func DefaultRunValues(specs []RunFieldSpec) map[string]string {
 				out[s.Name] = "true"
 			}
 		case RunJSON:
-			out[s.Name] = indentJSON(s.Default)
+			out[s.Name] = string(domain.IndentJSON([]byte(s.Default), ""))
 		default:
 			out[s.Name] = s.Default
 		}
@@ -308,15 +308,7 @@ func DefaultRunRaw(specs []RunFieldSpec) string {
 		n++
 	}
 	b.WriteString("}")
-	return indentJSON(b.String())
-}
-
-func indentJSON(s string) string {
-	var b bytes.Buffer
-	if json.Indent(&b, []byte(s), "", "  ") != nil {
-		return s
-	}
-	return b.String()
+	return string(domain.IndentJSON([]byte(b.String()), ""))
 }
 
 // runKey turns a (server, tool) pair into a token safe in an element id.

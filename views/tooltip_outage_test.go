@@ -9,7 +9,7 @@ import (
 	"github.com/switchboard-mcp/switchboard/views"
 )
 
-// Issue #12: an outage of the path to a server never auto-disables it, so
+// An outage of the path to a server never auto-disables it, so
 // its tooltip never counts "attempt N of 5"; at the backoff's ceiling it
 // says the retries go on every 30 s. A crash loop still counts.
 func TestTooltipSaysRetryingEveryAtTheCeiling(t *testing.T) {
@@ -45,7 +45,7 @@ func TestTooltipSaysRetryingEveryAtTheCeiling(t *testing.T) {
 	}
 }
 
-// Issue #12: a connected server whose re-list failed stays green with its
+// A connected server whose re-list failed stays green with its
 // last good lists, and its tooltip shows the error, with no retry line.
 func TestTooltipShowsRelistErrorOfConnectedServer(t *testing.T) {
 	st := domain.Status{ServerName: "a", State: domain.StateConnected, Phase: domain.PhaseConnected, ToolCount: 3,

@@ -53,7 +53,7 @@ func relativeTime(t, now time.Time) Message {
 
 // TooltipProps is the detail behind a chip. Optional parts are nil when
 // the snapshot has nothing to say, so a reconnected server's tooltip
-// carries no trace of its last error (R4.1).
+// carries no trace of its last error: a connect clears every error.
 type TooltipProps struct {
 	State Message
 	// Attempt is beside the state while an outage lasts: "attempt 2 of 5"

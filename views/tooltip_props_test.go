@@ -51,7 +51,7 @@ func TestNewTooltipProps(t *testing.T) {
 	}{
 		{"connected has no error", domain.Status{State: domain.StateConnected, LastSyncAt: testNow, HasLatency: true, Latency: 3 * time.Millisecond},
 			false, false, false, true, true},
-		// The domain clears every error on connect (R4.1); a connected
+		// The domain clears every error on connect; a connected
 		// server's error is a failed re-list, shown without any retry.
 		{"connected shows a re-list error, no retry", domain.Status{State: domain.StateConnected, Error: "re-list tools: boom"}, true, false, false, false, false},
 		{"first connect has nothing yet", domain.Status{State: domain.StateConnecting}, false, false, false, false, false},

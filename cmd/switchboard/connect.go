@@ -112,7 +112,7 @@ func runConnect(ctx context.Context, args []string, getenv func(string) string, 
 	if err != nil {
 		return fmt.Errorf("connect: %w", err)
 	}
-	fmt.Fprintf(stdout, "Switchboard will set %s.%s in %s to:\n%s\n", client.ServersKey, domain.ConnectEntryName, path, indentJSON(entry))
+	fmt.Fprintf(stdout, "Switchboard will set %s.%s in %s to:\n%s\n", client.ServersKey, domain.ConnectEntryName, path, domain.IndentJSON(entry, ""))
 	change := domain.ClientConfigChange{Entry: entry}
 	if *f.import_ && len(others) > 0 {
 		settingsPath := *f.settings
@@ -153,15 +153,6 @@ func runConnect(ctx context.Context, args []string, getenv func(string) string, 
 	}
 	fmt.Fprintf(stdout, "Restart %s to connect.\n", client.Name)
 	return nil
-}
-
-// indentJSON lays v out for a person to read.
-func indentJSON(v json.RawMessage) string {
-	var b bytes.Buffer
-	if err := json.Indent(&b, v, "", "  "); err != nil {
-		return string(v)
-	}
-	return b.String()
 }
 
 // createClientToken asks the running instance for a client token named

@@ -224,12 +224,7 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 		}
 	}()
 
-	select {
-	case <-ctx.Done():
-		log.Info("shutting down")
-	case err := <-served:
-		log.Error("http server stopped", "error", err)
-	}
+	serveErr := untilStopped(ctx, served, log)
 	close(done)
 	hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), httpShutdownTimeout)
 	defer cancel()
@@ -249,7 +244,7 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 	if err := fleet.Close(fctx); err != nil {
 		log.Warn("stop servers", "error", err)
 	}
-	return nil
+	return serveErr
 }
 
 // pruneInterval is how often expired tool calls are deleted.

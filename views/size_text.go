@@ -21,7 +21,9 @@ var sizeUnits = []struct {
 }
 
 // SizeText says a byte count the way the reader's language writes
-// numbers: "1.5 KiB" in English, "1,5 KiB" in Portuguese.
+// numbers: "1.5 KiB" in English, "1,5 KiB" in Portuguese. It is the one
+// way a size is shown, in the drawer's resource list and on a card's
+// resource links alike.
 func SizeText(ctx context.Context, n int64) string {
 	l := locales.FromContext(ctx)
 	for _, u := range sizeUnits {
