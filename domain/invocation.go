@@ -97,7 +97,11 @@ type Invocation struct {
 	Result     json.RawMessage
 	Truncated  bool
 	ResultSize int64
-	Error      string // redacted; for failed calls that have no result
+	// OutputViolations are how the result's structuredContent broke the
+	// tool's outputSchema, found once when the result arrived: at most
+	// MaxOutputViolations, and one more when there were more.
+	OutputViolations []Violation
+	Error            string // redacted; for failed calls that have no result
 	// ErrorCode names, for an error Switchboard itself caused, what went
 	// wrong in a form views can translate (ErrorCodeInterrupted); empty
 	// for the tool's or server's own errors, which only have Error.

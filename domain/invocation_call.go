@@ -178,7 +178,9 @@ func (c *call) finish(ctx context.Context, result json.RawMessage, callErr error
 		to = InvocationCancelled
 	case callErr != nil:
 		to = InvocationError
-	case resultIsError(result):
+	}
+	parsed := ParseResult(result)
+	if to == InvocationSuccess && parsed.IsError {
 		to = InvocationError
 	}
 	if !c.move(to) {
@@ -195,6 +197,13 @@ func (c *call) finish(ctx context.Context, result json.RawMessage, callErr error
 		inv := c.snapshot()
 		s.stepUps.succeeded(inv.ServerName, inv.Tool)
 	}
+	var violations []Violation
+	if len(result) > 0 {
+		// Checked outside the lock: a large result can take a while, and
+		// readers of the call's state should not wait on it.
+		inv := c.snapshot()
+		violations = outputViolations(s.opts.Validator, s.outputSchema(inv.ServerName, inv.Tool), parsed)
+	}
 	c.mu.Lock()
 	c.inv.EndedAt = s.opts.Clock.Now()
 	if callErr != nil && !cancelled {
@@ -208,6 +217,7 @@ func (c *call) finish(ctx context.Context, result json.RawMessage, callErr error
 		c.inv.Error = msg
 	}
 	if len(result) > 0 {
+		c.inv.OutputViolations = violations
 		c.inv.ResultSize = int64(len(result))
 		c.inv.Result, c.inv.Truncated = capResult(result, s.opts.MaxResultBytes)
 		if c.inv.Truncated {
@@ -238,11 +248,20 @@ func (c *call) record(ctx context.Context, inv Invocation, to InvocationStatus) 
 	s.opts.Feed.offer(inv)
 }
 
-func resultIsError(result json.RawMessage) bool {
-	var r struct {
-		IsError bool `json:"isError"`
+func resultIsError(result json.RawMessage) bool { return ParseResult(result).IsError }
+
+// outputSchema is the tool's outputSchema as the server lists it now, or
+// nil when the tool or its server is no longer known.
+func (s *Invocations) outputSchema(server, tool string) json.RawMessage {
+	caps, err := s.opts.Catalog.Capabilities(server)
+	if err != nil {
+		return nil
 	}
-	return json.Unmarshal(result, &r) == nil && r.IsError
+	t, ok := findTool(caps, tool)
+	if !ok {
+		return nil
+	}
+	return t.OutputSchema
 }
 
 // ArgumentsHash is the hex SHA-256 of the arguments in canonical form:

@@ -13,8 +13,8 @@ type ConnectAwaiter interface {
 // connected until it is, or until the server's connect limit passes
 // (*NotReadyError): the gateway keeps a briefly reconnecting server's
 // tools listed, so a call to one should run, not fail at once. A person's
-// call (dashboard, API) is not held: the card says at once why nothing
-// happened, and the person decides.
+// call (dashboard, API) is not held: Runnable refuses it at once, saying
+// why, and the person decides.
 func (s *Invocations) awaitConnected(ctx context.Context, req CallRequest, st Status) error {
 	if st.State == StateConnected || (req.Source != SourceGateway && !req.Forwarded) {
 		return nil

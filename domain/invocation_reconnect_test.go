@@ -110,9 +110,14 @@ func TestPersonsCallToReconnectingServerIsNotHeld(t *testing.T) {
 			ir, _ := newReconnectRig(t)
 			req := reconnectCall()
 			req.Source, req.Forwarded, req.Client = source, false, domain.ClientIdentity{}
+			// Refused at once, as Runnable refuses it, with nothing recorded:
+			// the dashboard's form and the API answer alike.
 			o := receive(t, ir.callAsync(req))
-			if o.err != nil || o.inv.Status != domain.InvocationError || !strings.Contains(o.inv.Error, "not connected") {
-				t.Errorf("got %s %q, %v; want an error card at once saying not connected", o.inv.Status, o.inv.Error, o.err)
+			if !errors.Is(o.err, domain.ErrNotConnected) || !strings.Contains(o.err.Error(), "reconnecting") {
+				t.Errorf("got %s, %v; want a refusal at once saying the server is reconnecting", o.inv.Status, o.err)
+			}
+			if invs, _ := ir.store.Invocations(context.Background(), ir.scope, domain.InvocationFilter{}); len(invs) != 0 {
+				t.Errorf("got %d invocations recorded, want none", len(invs))
 			}
 		})
 	}

@@ -32,8 +32,8 @@ func (e *DisabledError) Unwrap() error { return ErrServerDisabled }
 
 // refusal returns why a server in state st takes no calls: it is blocked
 // by gating or approval, or disabled. A server that is only connecting or
-// in error is not refused here; its call fails at once with
-// ErrNotConnected and the card says so.
+// in error is not refused here: Runnable refuses a person's call to it
+// with ErrNotConnected, and an AI client's call waits for it.
 func refusal(st Status) error {
 	switch {
 	case st.BlockedReason != BlockedNone:

@@ -43,7 +43,8 @@ type CallRequest struct {
 
 // Start checks the server's state, the tool and its arguments, records the
 // call as pending and runs it in the background. The pending invocation is
-// returned at once. A blocked or disabled server refuses the call before
+// returned at once. A person's call that Runnable refuses (a blocked,
+// disabled or disconnected server, an unknown tool) is refused before
 // anything is recorded: it could only fail, and a card for it would say
 // less than the refusal does.
 func (s *Invocations) Start(ctx context.Context, req CallRequest) (Invocation, error) {
@@ -60,23 +61,9 @@ func (s *Invocations) start(ctx context.Context, req CallRequest, inherited []st
 	if err != nil {
 		return Invocation{}, nil, err
 	}
-	st, err := s.opts.Catalog.Status(req.Server)
+	tool, err := s.callable(ctx, req)
 	if err != nil {
 		return Invocation{}, nil, err
-	}
-	if err := refusal(st); err != nil {
-		return Invocation{}, nil, err
-	}
-	if err := s.awaitConnected(ctx, req, st); err != nil {
-		return Invocation{}, nil, err
-	}
-	caps, err := s.opts.Catalog.Capabilities(req.Server)
-	if err != nil {
-		return Invocation{}, nil, err
-	}
-	tool, ok := findTool(caps, req.Tool)
-	if !ok {
-		return Invocation{}, nil, &ToolNotFoundError{Server: req.Server, Tool: req.Tool}
 	}
 	if req.Source == "" {
 		req.Source = SourceDashboard
@@ -138,6 +125,26 @@ func (s *Invocations) Retry(ctx context.Context, scope Scope, id string) (Invoca
 		Server: old.ServerName, Tool: old.Tool, Arguments: old.Arguments, RetryOf: old.ID,
 		SkipValidation: len(old.Mismatch) > 0, AsTask: old.Task != nil}, old.Defaults, false)
 	return inv, err
+}
+
+// callable is Runnable for a person's call. An AI client's call to a
+// server that is not connected is held until it is (awaitConnected) and
+// then looks the tool up.
+func (s *Invocations) callable(ctx context.Context, req CallRequest) (Tool, error) {
+	if req.Source != SourceGateway && !req.Forwarded {
+		return s.Runnable(req.Server, req.Tool)
+	}
+	st, err := s.opts.Catalog.Status(req.Server)
+	if err != nil {
+		return Tool{}, err
+	}
+	if err := refusal(st); err != nil {
+		return Tool{}, err
+	}
+	if err := s.awaitConnected(ctx, req, st); err != nil {
+		return Tool{}, err
+	}
+	return s.lookupTool(req.Server, req.Tool)
 }
 
 func findTool(c Capabilities, name string) (Tool, bool) {

@@ -245,22 +245,6 @@ func TestRetryRunsTheSameArgumentsAgain(t *testing.T) {
 	}
 }
 
-func TestNotConnectedCallFails(t *testing.T) {
-	ir := newInvRig(t, nil)
-	// Lost and waiting to retry (the fake clock never fires it): the call
-	// is taken and fails at once, saying why.
-	ir.sess.Lose(&domain.ConnError{Category: domain.CategoryExited, ExitCode: 1, Err: domain.ErrProcessExited})
-	ir.waitPhase("srv", domain.PhaseWaiting)
-	inv, err := ir.svc.Start(context.Background(), domain.CallRequest{Scope: ir.scope, Server: "srv", Tool: "echo", Arguments: json.RawMessage(`{"message":"x"}`)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	seen := ir.statuses(t, inv.ID)
-	if final := seen[len(seen)-1]; final.Status != domain.InvocationError || !strings.Contains(final.Error, "not connected") {
-		t.Errorf("final %s %q, want an error saying the server is not connected", final.Status, final.Error)
-	}
-}
-
 func TestArgumentsHashIsCanonical(t *testing.T) {
 	a := domain.ArgumentsHash(json.RawMessage(`{"b":1,"a":[1,2]}`))
 	b := domain.ArgumentsHash(json.RawMessage(`{ "a": [1, 2], "b": 1 }`))

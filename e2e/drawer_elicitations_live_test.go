@@ -5,8 +5,6 @@ package e2e
 import (
 	"encoding/json"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -15,49 +13,10 @@ import (
 	playwright "github.com/mxschmitt/playwright-go"
 )
 
-// askerServerJS is a minimal MCP stdio server that asks its client a
-// question outside any call: each time the file named by its first
-// argument appears, it removes it and sends elicitation/create with the
-// file's text as the message; each answer it gets is appended, one JSON
-// line, to the file named by its second argument.
-const askerServerJS = `const fs = require('fs');
-const readline = require('readline');
-const [trigger, answers] = process.argv.slice(2);
-const send = m => process.stdout.write(JSON.stringify(Object.assign({jsonrpc: '2.0'}, m)) + '\n');
-let asked = 0;
-setInterval(() => {
-  let message;
-  try { message = fs.readFileSync(trigger, 'utf8'); fs.unlinkSync(trigger); } catch (e) { return; }
-  asked++;
-  send({id: 'ask-' + asked, method: 'elicitation/create', params: {message,
-    requestedSchema: {type: 'object', properties: {reason: {type: 'string', title: 'Reason'}}}}});
-}, 50);
-readline.createInterface({input: process.stdin}).on('line', line => {
-  let m;
-  try { m = JSON.parse(line); } catch (e) { return; }
-  if (m.method === undefined && m.id !== undefined) {
-    fs.appendFileSync(answers, JSON.stringify({id: m.id, result: m.result, error: m.error}) + '\n');
-    return;
-  }
-  if (m.id === undefined) { return; }
-  switch (m.method) {
-  case 'initialize':
-    send({id: m.id, result: {protocolVersion: m.params.protocolVersion, capabilities: {tools: {}}, serverInfo: {name: 'asker', version: '1.0.0'}}});
-    break;
-  case 'tools/list':
-    send({id: m.id, result: {tools: []}});
-    break;
-  case 'ping':
-    send({id: m.id, result: {}});
-    break;
-  default:
-    send({id: m.id, error: {code: -32601, message: 'method not found'}});
-  }
-});
-`
-
-// asker is the asker server: its settings entry, a function that makes
-// it ask message, and one that returns the answers it got.
+// asker is a server that asks its client a question outside any call
+// (newParamsAsker's server, asking for a reason with message as its
+// text): its settings entry, a function that makes it ask, and one that
+// returns the answers it got.
 type asker struct {
 	entry   map[string]any
 	ask     func(t *testing.T, message string)
@@ -66,34 +25,15 @@ type asker struct {
 
 func newAsker(t *testing.T) asker {
 	t.Helper()
-	dir := t.TempDir()
-	js, trigger, answers := filepath.Join(dir, "asker.js"), filepath.Join(dir, "ask"), filepath.Join(dir, "answers")
-	if err := os.WriteFile(js, []byte(askerServerJS), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	p := newParamsAsker(t)
 	return asker{
-		entry: map[string]any{"command": "node", "args": []string{js, trigger, answers}},
+		entry: p.entry,
 		ask: func(t *testing.T, message string) {
 			t.Helper()
-			tmp := trigger + ".tmp"
-			if err := os.WriteFile(tmp, []byte(message), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Rename(tmp, trigger); err != nil { // whole, never half-written
-				t.Fatal(err)
-			}
+			p.ask(t, map[string]any{"message": message, "requestedSchema": map[string]any{
+				"type": "object", "properties": map[string]any{"reason": map[string]any{"type": "string", "title": "Reason"}}}})
 		},
-		answers: func(t *testing.T) []string {
-			t.Helper()
-			b, err := os.ReadFile(answers)
-			if err != nil && !os.IsNotExist(err) {
-				t.Fatal(err)
-			}
-			if s := strings.TrimSpace(string(b)); s != "" {
-				return strings.Split(s, "\n")
-			}
-			return nil
-		},
+		answers: p.answers,
 	}
 }
 

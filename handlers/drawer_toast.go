@@ -30,6 +30,10 @@ var toastMessages = map[string]string{
 	"connection_failed": "ToastConnectionFailed",
 }
 
+// toolNotFoundToast is the key of a route's wording for an unknown tool,
+// whose code (not_found) is an unknown server's too.
+const toolNotFoundToast = "tool_not_found"
+
 // blockedToasts word a command refused because gating or approval keeps
 // the server away: each names what keeps it away and where to look.
 var blockedToasts = map[domain.BlockedReason]string{
@@ -43,6 +47,11 @@ var blockedToasts = map[domain.BlockedReason]string{
 // for a code, else the drawer's, else the route's fallback, which names
 // the action that failed.
 func toastID(messages map[string]string, fallback, code string, err error) string {
+	if errors.Is(err, domain.ErrToolNotFound) {
+		if id, ok := messages[toolNotFoundToast]; ok {
+			return id
+		}
+	}
 	if id, ok := messages[code]; ok {
 		return id
 	}

@@ -195,7 +195,7 @@ func (u *invocationUI) renderStatus(c echo.Context, status int, comp templ.Compo
 // and embedded text resource, in order; the error when there is no
 // result; the JSON when the result holds no text at all.
 func resultText(inv domain.Invocation) string {
-	r := views.ParseResult(inv.Result)
+	r := domain.ParseResult(inv.Result)
 	var parts []string
 	for _, raw := range r.Content {
 		var it struct {
@@ -238,7 +238,7 @@ func linksTo(result json.RawMessage, uri string) bool {
 	if uri == "" {
 		return false
 	}
-	for _, raw := range views.ParseResult(result).Content {
+	for _, raw := range domain.ParseResult(result).Content {
 		var it struct{ Type, URI string }
 		if json.Unmarshal(raw, &it) == nil && it.Type == "resource_link" && it.URI == uri {
 			return true

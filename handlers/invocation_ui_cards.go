@@ -11,8 +11,7 @@ import (
 // cardRenderer builds card props from an invocation and the fleet's
 // current view of its server and tool, for the fragments and the stream.
 type cardRenderer struct {
-	fleet     *domain.Fleet
-	validator domain.SchemaValidator
+	fleet *domain.Fleet
 	// elicitations shows a waiting call's question on its card; nil
 	// shows none.
 	elicitations *domain.Elicitations
@@ -20,7 +19,7 @@ type cardRenderer struct {
 
 // props builds one card; oob marks it as a replacement of the one shown.
 func (r *cardRenderer) props(inv domain.Invocation, place views.CardPlace, oob bool) views.InvocationCardProps {
-	in := views.CardInput{Place: place, Validator: r.validator, URLs: r.urls(inv.ID, inv.ServerName), OOB: oob}
+	in := views.CardInput{Place: place, URLs: r.urls(inv.ID, inv.ServerName), OOB: oob}
 	if st, err := r.fleet.Status(inv.ServerName); err == nil {
 		in.Server = &st
 	}

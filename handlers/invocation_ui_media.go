@@ -61,7 +61,7 @@ func (u *invocationUI) media(c echo.Context) error {
 // contentItem picks the content item a request names by index, with
 // that index.
 func contentItem(inv domain.Invocation, v string) (json.RawMessage, int, error) {
-	r := views.ParseResult(inv.Result)
+	r := domain.ParseResult(inv.Result)
 	i, err := strconv.Atoi(v)
 	if err != nil || i < 0 || i >= len(r.Content) {
 		return nil, 0, &apiError{http.StatusNotFound, "not_found", "no such content item"}

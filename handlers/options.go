@@ -33,8 +33,8 @@ type Options struct {
 	Scope domain.Scope
 	// Invocations runs and records tool calls; nil serves no tool routes.
 	Invocations *domain.Invocations
-	// Validator checks structured results against a tool's outputSchema;
-	// nil skips that check.
+	// Validator checks elicitation answers against the schema the server
+	// asked with; nil skips that check.
 	Validator domain.SchemaValidator
 	// Approvals answers project servers' approval questions; nil when
 	// --demo forced the demo.

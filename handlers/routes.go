@@ -204,7 +204,7 @@ func register(e *echo.Echo, opts Options, signIn *signInPage) {
 
 	// Tool calls: the JSON API and the dashboard's cards, which share one feed
 	// so the API's /events stream and the page's stream see the same calls.
-	cards := &cardRenderer{fleet: opts.Fleet, validator: opts.Validator, elicitations: opts.Elicitations}
+	cards := &cardRenderer{fleet: opts.Fleet, elicitations: opts.Elicitations}
 	invFeed := newInvocationFeed(opts, cards)
 	events.invocations, pageStream.cards = invFeed, invFeed
 	if opts.Invocations != nil {
@@ -232,7 +232,7 @@ func register(e *echo.Echo, opts Options, signIn *signInPage) {
 
 	// The run form that starts a tool call from the drawer.
 	if opts.Invocations != nil {
-		run := &runForm{fleet: opts.Fleet, invocations: opts.Invocations, scope: opts.Scope, ui: drawer}
+		run := &runForm{invocations: opts.Invocations, scope: opts.Scope, ui: drawer}
 		e.GET(PathUIRunForm, run.withToast(run.show))
 		e.POST(PathUIRunForm, run.withToast(run.submit))
 	}

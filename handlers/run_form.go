@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -23,7 +22,6 @@ const conversationCookie = "sb_conversation"
 // runForm serves the dialog that calls a tool from the drawer and starts
 // the calls it submits. The card itself reaches the page through the feed.
 type runForm struct {
-	fleet       *domain.Fleet
 	invocations *domain.Invocations
 	scope       domain.Scope
 	ui          *drawerUI // rendering in the page's language, and its toast
@@ -108,9 +106,10 @@ func (r *runForm) refuse(c echo.Context, in views.RunFormInput) error {
 	return r.ui.render(c, http.StatusUnprocessableEntity, views.RunForm(views.NewRunFormProps(in)))
 }
 
-// tool finds the server and tool the path names. Only a connected server
-// can run anything, so a call is refused here rather than failing later
-// as a card nobody asked to see.
+// tool finds the server and tool the path names, and whether the tool can
+// run now. The rules are the domain's (Invocations.Runnable), the same
+// the JSON API's calls meet, so the form refuses what the API refuses,
+// with the same error.
 func (r *runForm) tool(c echo.Context) (string, domain.Tool, error) {
 	server, err := serverName(c)
 	if err != nil {
@@ -122,24 +121,11 @@ func (r *runForm) tool(c echo.Context) (string, domain.Tool, error) {
 			return "", domain.Tool{}, &apiError{status: http.StatusBadRequest, code: "bad_request", message: "the tool name in the path is not validly escaped"}
 		}
 	}
-	st, err := r.fleet.Status(server)
+	tool, err := r.invocations.Runnable(server, name)
 	if err != nil {
 		return "", domain.Tool{}, err
 	}
-	caps, err := r.fleet.Capabilities(server)
-	if err != nil {
-		return "", domain.Tool{}, err
-	}
-	for _, t := range caps.Tools {
-		if t.Name == name {
-			if st.State != domain.StateConnected {
-				return "", domain.Tool{}, &apiError{status: http.StatusConflict, code: "not_connected",
-					message: fmt.Sprintf("%s is %s", server, st.State)}
-			}
-			return server, t, nil
-		}
-	}
-	return "", domain.Tool{}, &apiError{status: http.StatusNotFound, code: "tool_not_found", message: "no tool named " + name}
+	return server, tool, nil
 }
 
 // conversation returns the browser session's conversation id, setting a

@@ -29,6 +29,14 @@ const runSchema = `{"type":"object","properties":{
 // calls are reported on calls, behind handlers with a real validator.
 func runFixture(t *testing.T) (*fixture, chan json.RawMessage) {
 	t.Helper()
+	f, _, calls := runFixtureSession(t)
+	return f, calls
+}
+
+// runFixtureSession is runFixture with the demo server's session, for a
+// test that loses the connection.
+func runFixtureSession(t *testing.T) (*fixture, *domaintest.Session, chan json.RawMessage) {
+	t.Helper()
 	var f *fixture
 	f = newFixture(t, func(o *handlers.Options) {
 		o.Scope = domain.Scope{User: domain.LocalUser, Workspace: "test"}
@@ -44,7 +52,7 @@ func runFixture(t *testing.T) (*fixture, chan json.RawMessage) {
 		calls <- args
 		return json.RawMessage(`{"content":[{"type":"text","text":"ok"}]}`), nil
 	})
-	return f, calls
+	return f, sess, calls
 }
 
 // TestRunButtonLoadsTheRunForm: the drawer's Run button points at the
@@ -181,7 +189,7 @@ func TestRunFormRefusesInvalidArgumentsBesideFields(t *testing.T) {
 func TestRunFormToasts(t *testing.T) {
 	f, _ := runFixture(t)
 	r := f.ui(t, http.MethodGet, handlers.RunFormPath("demo", "nope"), nil, "en")
-	wantToast(t, r, http.StatusNotFound, "tool_not_found", "no longer offers")
+	wantToast(t, r, http.StatusNotFound, "not_found", "no longer offers")
 	r = f.ui(t, http.MethodPost, handlers.RunFormPath("ghost", "echo"), url.Values{}, "pt-BR")
 	wantToast(t, r, http.StatusNotFound, "not_found", "ghost")
 }
@@ -195,12 +203,12 @@ func cookieNamed(h http.Header, name string) *http.Cookie {
 	return nil
 }
 
-func TestRunFormRefusesADisconnectedServer(t *testing.T) {
+func TestRunFormRefusesADisabledServer(t *testing.T) {
 	f, _ := runFixture(t)
 	if _, err := f.fleet.Disable(t.Context(), "demo"); err != nil {
 		t.Fatalf("disable: %v", err)
 	}
 	waitFor(t, f.fleet.Hub(), "demo", "disabled", func(s domain.Status) bool { return s.State == domain.StateDisabled })
 	r := f.ui(t, http.MethodPost, handlers.RunFormPath("demo", "echo"), url.Values{"arg.message": {"x"}}, "en")
-	wantToast(t, r, http.StatusConflict, "not_connected", "not connected")
+	wantToast(t, r, http.StatusConflict, "server_disabled", "is disabled, so its tools cannot run")
 }

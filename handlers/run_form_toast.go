@@ -5,8 +5,11 @@ import "github.com/labstack/echo/v4"
 // runToastMessages are what a person reads when a run form cannot start a
 // call; other codes read as the drawer's toasts do.
 var runToastMessages = map[string]string{
-	"not_connected":  "RunToastNotConnected",
-	"tool_not_found": "RunToastToolNotFound",
+	"not_connected":   "RunToastNotConnected",
+	"server_disabled": "RunToastServerDisabled",
+	// An unknown tool, which classify answers not_found like an unknown
+	// server (as the JSON API does); toastID tells the two apart.
+	toolNotFoundToast: "RunToastToolNotFound",
 	// A tool whose policy is deny: the toast says which setting to change.
 	"denied_by_policy": "ToastDeniedByPolicy",
 }

@@ -3,8 +3,6 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -41,24 +39,8 @@ func (u *upstreamLevels) calls() string {
 // and combines its clients' levels with the drawer's in logs.
 func (f *fixture) withLevels(t *testing.T, feed *domain.ServerNotifications, logs *domain.ServerLogs) {
 	t.Helper()
-	f.gateway = mcpserver.New(mcpserver.Options{Fleet: f.fleet, Invocations: f.inv, Scope: scope, Clock: f.clock, Version: "test",
+	f.withOptions(t, mcpserver.Options{Fleet: f.fleet, Invocations: f.inv, Scope: scope, Clock: f.clock, Version: "test",
 		Notifications: feed, LogLevels: logs})
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", f.gateway.Aggregated())
-	mux.HandleFunc("/mcp/{server}", func(w http.ResponseWriter, r *http.Request) {
-		h, ok := f.gateway.Server(r.PathValue("server"))
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		h.ServeHTTP(w, r)
-	})
-	f.srv.Close()
-	f.srv = httptest.NewServer(mux)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); f.gateway.Run(ctx) }()
-	t.Cleanup(func() { cancel(); <-done; f.gateway.Close(context.Background()) })
 }
 
 // TestGatewayAndDrawerLevelsCombine: the drawer asks for warning and a

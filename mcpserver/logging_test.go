@@ -20,7 +20,14 @@ import (
 // messages of feed, running until the test ends.
 func (f *fixture) withMessages(t *testing.T, feed *domain.ServerNotifications) {
 	t.Helper()
-	f.gateway = mcpserver.New(mcpserver.Options{Fleet: f.fleet, Invocations: f.inv, Scope: scope, Clock: f.clock, Version: "test", Notifications: feed})
+	f.withOptions(t, mcpserver.Options{Fleet: f.fleet, Invocations: f.inv, Scope: scope, Clock: f.clock, Version: "test", Notifications: feed})
+}
+
+// withOptions replaces f's gateway with one made with opts, served as the
+// command serves it and running until the test ends.
+func (f *fixture) withOptions(t *testing.T, opts mcpserver.Options) {
+	t.Helper()
+	f.gateway = mcpserver.New(opts)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", f.gateway.Aggregated())
 	mux.HandleFunc("/mcp/{server}", func(w http.ResponseWriter, r *http.Request) {

@@ -18,6 +18,9 @@ type detailsJSON struct {
 	// NeededScopes are what a server refusing the call for lack of access
 	// asked for (needs_more_access).
 	NeededScopes []string `json:"neededScopes,omitempty"`
+	// Output are the violations of the tool's outputSchema found when the
+	// result arrived.
+	Output []violationJSON `json:"output,omitempty"`
 }
 
 type askJSON struct {
@@ -43,12 +46,16 @@ type taskJSON struct {
 // encodeDetails returns the column's value: NULL when there is nothing to
 // keep.
 func encodeDetails(inv domain.Invocation) (any, error) {
-	if len(inv.Defaults) == 0 && len(inv.Mismatch) == 0 && inv.Task == nil && len(inv.Asks) == 0 && len(inv.NeededScopes) == 0 {
+	if len(inv.Defaults) == 0 && len(inv.Mismatch) == 0 && inv.Task == nil && len(inv.Asks) == 0 && len(inv.NeededScopes) == 0 &&
+		len(inv.OutputViolations) == 0 {
 		return nil, nil
 	}
 	d := detailsJSON{Defaults: inv.Defaults, NeededScopes: inv.NeededScopes}
 	for _, v := range inv.Mismatch {
 		d.Mismatch = append(d.Mismatch, violationJSON{Pointer: v.Pointer, Message: v.Message})
+	}
+	for _, v := range inv.OutputViolations {
+		d.Output = append(d.Output, violationJSON{Pointer: v.Pointer, Message: v.Message})
 	}
 	if t := inv.Task; t != nil {
 		d.Task = &taskJSON{ID: t.ID, Status: t.Status, StatusMessage: t.StatusMessage,
@@ -77,6 +84,9 @@ func decodeDetails(raw string, inv *domain.Invocation) error {
 	inv.NeededScopes = d.NeededScopes
 	for _, v := range d.Mismatch {
 		inv.Mismatch = append(inv.Mismatch, domain.Violation{Pointer: v.Pointer, Message: v.Message})
+	}
+	for _, v := range d.Output {
+		inv.OutputViolations = append(inv.OutputViolations, domain.Violation{Pointer: v.Pointer, Message: v.Message})
 	}
 	if t := d.Task; t != nil {
 		inv.Task = &domain.TaskState{ID: t.ID, Status: t.Status, StatusMessage: t.StatusMessage,

@@ -33,3 +33,15 @@ func TestInvocationDetailsRoundTrip(t *testing.T) {
 		t.Errorf("got details %v %v %v on a plain call, want none", plain.Defaults, plain.Mismatch, plain.Task)
 	}
 }
+
+// An invocation's output schema violations, found once when its result
+// arrived, come back as they were saved, so the card never revalidates.
+func TestInvocationOutputViolationsRoundTrip(t *testing.T) {
+	s := openTestDB(t, t.TempDir()).InvocationStore()
+	inv := finished(scopeA, "output", 0)
+	inv.OutputViolations = []domain.Violation{{Pointer: "/temperature", Message: "want number"}, {Message: "missing property 'unit'"}}
+	save(t, s, inv)
+	if got := load(t, s, scopeA, "output"); !reflect.DeepEqual(got.OutputViolations, inv.OutputViolations) {
+		t.Errorf("got output violations %+v, want %+v", got.OutputViolations, inv.OutputViolations)
+	}
+}

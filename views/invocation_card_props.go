@@ -39,12 +39,11 @@ type CardURLs struct {
 
 // CardInput is everything a card shows beside the invocation itself.
 type CardInput struct {
-	Place     CardPlace
-	Server    *domain.Status // the server's current status, for its chip; nil draws a plain name
-	Tool      *domain.Tool   // the tool as listed, for its icon and schemas; nil when unknown now
-	Validator domain.SchemaValidator
-	URLs      CardURLs
-	OOB       bool // replace the card with the same id, out of band
+	Place  CardPlace
+	Server *domain.Status // the server's current status, for its chip; nil draws a plain name
+	Tool   *domain.Tool   // the tool as listed, for its icon and schemas; nil when unknown now
+	URLs   CardURLs
+	OOB    bool // replace the card with the same id, out of band
 	// Elicitation is the server's question the call waits on a person to
 	// answer; nil when it waits on nobody.
 	Elicitation *ElicitationFormProps
@@ -221,7 +220,7 @@ func NewInvocationCardProps(inv domain.Invocation, in CardInput) InvocationCardP
 	}
 	p.ResultOpen = inv.Status == domain.InvocationSuccess
 	if len(inv.Result) > 0 {
-		r := ParseResult(inv.Result)
+		r := domain.ParseResult(inv.Result)
 		urls := ContentURLs{Item: in.URLs.Item, Media: in.URLs.Media, Read: in.URLs.Read, Raw: p.RawURL}
 		p.Items = NewContentItems(r, urls, -1)
 		p.MoreItems = len(r.Content) - len(p.Items)
@@ -230,7 +229,7 @@ func NewInvocationCardProps(inv domain.Invocation, in CardInput) InvocationCardP
 				l.PreviewID = fmt.Sprintf("%s-preview-%d", p.ID, i)
 			}
 		}
-		p.Structured = newStructured(r.StructuredContent, in)
+		p.Structured = newStructured(r.StructuredContent, inv.OutputViolations)
 		if p.Structured != nil && p.Structured.Cut {
 			p.Structured.RawURL = p.RawURL
 		}
@@ -263,26 +262,22 @@ func newProgress(pr domain.Progress) *ProgressProps {
 
 func fmtNum(f float64) string { return strings.TrimSuffix(fmt.Sprintf("%g", f), ".0") }
 
-func newStructured(raw json.RawMessage, in CardInput) *StructuredProps {
+// newStructured shows structuredContent with the violations of the tool's
+// outputSchema the domain found when the result arrived.
+func newStructured(raw json.RawMessage, violations []domain.Violation) *StructuredProps {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return nil
 	}
 	s := &StructuredProps{}
 	s.JSON, s.Cut = boundedJSON(raw, JSONViewBytes)
-	if in.Validator != nil && in.Tool != nil && len(in.Tool.OutputSchema) > 0 {
-		if err := in.Validator.Validate(in.Tool.OutputSchema, raw); err != nil {
-			s.Invalid = true
-			if se, ok := err.(*domain.SchemaError); ok {
-				for _, v := range se.Violations[:min(len(se.Violations), MaxViolations)] {
-					s.Violations = append(s.Violations, v.Where()+": "+v.Message)
-				}
-				if len(se.Violations) > MaxViolations {
-					s.Violations = append(s.Violations, jsonEllipsis)
-				}
-			} else {
-				s.Violations = append(s.Violations, err.Error())
-			}
+	if len(violations) > 0 {
+		s.Invalid = true
+		for _, v := range violations[:min(len(violations), MaxViolations)] {
+			s.Violations = append(s.Violations, v.Where()+": "+v.Message)
+		}
+		if len(violations) > MaxViolations {
+			s.Violations = append(s.Violations, jsonEllipsis)
 		}
 	}
 	return s

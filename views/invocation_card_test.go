@@ -202,27 +202,20 @@ func TestContentTypes(t *testing.T) {
 	}
 }
 
-// schemaFails is a validator that refuses every document.
-type schemaFails struct{}
-
-func (schemaFails) FillDefaults(schema, doc json.RawMessage) (json.RawMessage, []string, error) {
-	return doc, nil, nil
-}
-
-func (schemaFails) Validate(schema, doc json.RawMessage) error {
-	return &domain.SchemaError{Violations: []domain.Violation{{Pointer: "/temperature", Message: "want number"}}}
-}
-
+// The card shows the output schema violations the domain stored with the
+// invocation, with no validator of its own, and none when none were stored.
 func TestStructuredContentSchemaWarning(t *testing.T) {
 	tool := &domain.Tool{Name: "echo", OutputSchema: []byte(`{"type":"object"}`)}
 	inv := invAt(domain.InvocationSuccess, `{"content":[],"structuredContent":{"temperature":"hot"}}`)
-	card := renderCard(t, inv, views.CardInput{Tool: tool, Validator: schemaFails{}})
+	inv.OutputViolations = []domain.Violation{{Pointer: "/temperature", Message: "want number"}}
+	card := renderCard(t, inv, views.CardInput{Tool: tool})
 	if got := card.Find(`[data-testid="content-schema-warning"]`).Text(); !strings.Contains(got, "/temperature: want number") {
 		t.Errorf("schema warning: got %q", got)
 	}
+	inv.OutputViolations = nil
 	card = renderCard(t, inv, views.CardInput{Tool: tool})
 	if card.Find(`[data-testid="content-schema-warning"]`).Length() != 0 {
-		t.Errorf("warning without a validator")
+		t.Errorf("warning without stored violations")
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/a-h/templ"
+
+	"github.com/switchboard-mcp/switchboard/domain"
 )
 
 // Limits that keep a huge result from freezing the page. The server
@@ -115,25 +117,10 @@ type annotationJSON struct {
 	Priority *float64 `json:"priority"`
 }
 
-// ResultJSON is the part of a CallToolResult a card reads.
-type ResultJSON struct {
-	Content           []json.RawMessage `json:"content"`
-	StructuredContent json.RawMessage   `json:"structuredContent"`
-	IsError           bool              `json:"isError"`
-}
-
-// ParseResult reads a stored CallToolResult; a result that is not one
-// reads as empty.
-func ParseResult(raw json.RawMessage) ResultJSON {
-	var r ResultJSON
-	_ = json.Unmarshal(raw, &r)
-	return r
-}
-
 // NewContentItems checks and converts the first MaxContentItems content
 // items, in order, sharing CardTextBudget and CardMediaBudget between
 // them; the caller says how many more there are.
-func NewContentItems(r ResultJSON, urls ContentURLs, full int) []ContentItemProps {
+func NewContentItems(r domain.Result, urls ContentURLs, full int) []ContentItemProps {
 	items := r.Content[:min(len(r.Content), MaxContentItems)]
 	out := make([]ContentItemProps, 0, len(items))
 	budget, media := CardTextBudget, CardMediaBudget

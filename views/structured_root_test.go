@@ -1,7 +1,6 @@
 package views_test
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -9,23 +8,13 @@ import (
 	"github.com/switchboard-mcp/switchboard/views"
 )
 
-// rootFails refuses every document at its root.
-type rootFails struct{}
-
-func (rootFails) FillDefaults(schema, doc json.RawMessage) (json.RawMessage, []string, error) {
-	return doc, nil, nil
-}
-
-func (rootFails) Validate(schema, doc json.RawMessage) error {
-	return &domain.SchemaError{Violations: []domain.Violation{{Pointer: "", Message: "missing property 'unit'"}}}
-}
-
 // A structured result that breaks its output schema as a whole is placed
 // at "(root)", never at an empty place (": missing property …").
 func TestStructuredContentRootViolationSaysRoot(t *testing.T) {
 	tool := &domain.Tool{Name: "echo", OutputSchema: []byte(`{"type":"object","required":["unit"]}`)}
 	inv := invAt(domain.InvocationSuccess, `{"content":[],"structuredContent":{"temperature":21}}`)
-	card := renderCard(t, inv, views.CardInput{Tool: tool, Validator: rootFails{}})
+	inv.OutputViolations = []domain.Violation{{Pointer: "", Message: "missing property 'unit'"}}
+	card := renderCard(t, inv, views.CardInput{Tool: tool})
 	got := card.Find(`[data-testid="content-schema-warning"]`).Text()
 	if !strings.Contains(got, "(root): missing property 'unit'") {
 		t.Errorf("schema warning: got %q, want the violation at (root)", got)

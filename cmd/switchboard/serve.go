@@ -279,60 +279,35 @@ func projectFiles(project string) []string {
 }
 
 // loadSettings reads the user's settings file and the project's, for a
-// reload. On a name clash the user's entry wins. The start-up allow-list
-// in bound is combined with the user file's mcp.allowed and mcp.excluded,
-// and project servers without an approval of their current config are
-// blocked as pending (or rejected).
+// reload, and hands what it read to domain.MergeSettings, which holds the
+// rules: the user's entry wins a name clash, the start-up allow-list in
+// bound caps the user file's gate, and unapproved project servers wait.
 func loadSettings(path, project string, getenv func(string) string, bound domain.Gate, approvals domain.ApprovalStore) func(context.Context) (domain.LoadedConfig, error) {
 	return func(ctx context.Context) (domain.LoadedConfig, error) {
 		set, err := settingsfile.Load(path, getenv)
 		if err != nil {
 			return domain.LoadedConfig{}, fileProblem(path, err)
 		}
-		loaded := domain.LoadedConfig{Problems: set.Problems}
-		taken := map[string]bool{}
-		src := domain.ConfigSource{Path: path, Scope: "user"}
-		for _, c := range set.Servers {
-			src.Servers = append(src.Servers, c.Name)
-			taken[c.Name] = true
+		in := domain.MergeInput{
+			User:       set,
+			HomeDir:    userHome(getenv),
+			ProjectDir: project,
+			UpperBound: bound,
+			Approvals:  approvals,
+			Resolve:    settingsfile.ResolvePath,
 		}
-		// A stdio server without cwd runs in the user's home (a project's
-		// in its project), never where Switchboard was started.
-		loaded.Servers = domain.WithBaseDir(set.Servers, userHome(getenv))
-		loaded.Sources = append(loaded.Sources, src)
-		fromProject := map[string]bool{}
 		for _, pp := range projectFiles(project) {
 			pset, err := settingsfile.Load(pp, getenv)
-			if errors.Is(err, fs.ErrNotExist) {
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
 				continue
+			case err != nil:
+				in.Projects = append(in.Projects, domain.ProjectSettings{Path: pp, Unreadable: fileProblem(pp, err)})
+			default:
+				in.Projects = append(in.Projects, domain.ProjectSettings{Path: pp, Servers: pset.Servers, Problems: pset.Problems})
 			}
-			if err != nil {
-				// An unreadable project file starts none of its servers and
-				// is reported; the user's own servers run regardless.
-				loaded.Problems = append(loaded.Problems, fileProblem(pp, err))
-				continue
-			}
-			psrc := domain.ConfigSource{Path: pp, Scope: domain.ScopeProject}
-			for _, c := range pset.Servers {
-				if taken[c.Name] {
-					continue // the user's own entry wins
-				}
-				taken[c.Name] = true
-				fromProject[c.Name] = true
-				psrc.Servers = append(psrc.Servers, c.Name)
-				loaded.Servers = append(loaded.Servers, domain.WithBaseDir([]domain.ServerConfig{c}, project)...)
-			}
-			loaded.Problems = append(loaded.Problems, pset.Problems...)
-			loaded.Sources = append(loaded.Sources, psrc)
 		}
-		gate := set.Gate
-		gate.UpperBound, gate.UpperBoundSet = bound.UpperBound, bound.UpperBoundSet
-		loaded.Servers = gate.Apply(loaded.Servers)
-		loaded.Servers, err = domain.GateApprovals(ctx, approvals, domain.LocalUser, project, settingsfile.ResolvePath, loaded.Servers, fromProject)
-		if err != nil {
-			return domain.LoadedConfig{}, err
-		}
-		return loaded, nil
+		return domain.MergeSettings(ctx, in)
 	}
 }
 
