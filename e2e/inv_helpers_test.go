@@ -11,16 +11,11 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
-
-	playwright "github.com/mxschmitt/playwright-go"
 )
 
 // invocation is the part of the API's invocation object the tests read.
@@ -274,65 +269,6 @@ func clip(b []byte) string {
 	return string(b)
 }
 
-// feedCard matches invocation id's card in the page's activity feed.
-func feedCard(id string) string {
-	return fmt.Sprintf(`#activity-feed-list > [data-testid="invocation-card"][data-invocation=%q]`, id)
-}
-
-// feedCardStatus matches id's feed card in status.
-func feedCardStatus(id, status string) string {
-	return fmt.Sprintf(`%s[data-status=%q]`, feedCard(id), status)
-}
-
-// cardProbe runs in the page before its own scripts: it notes when the
-// page stream opens, and a MutationObserver records, per invocation, the
-// sequence of data-status values its feed card showed (consecutive
-// repeats folded), plus every dialog the page tried to open.
-const cardProbe = `(() => {
-	window.__sseOpen = false;
-	document.addEventListener('htmx:sseOpen', () => { window.__sseOpen = true; });
-	const seq = {};
-	window.__cardSeq = seq;
-	const look = () => {
-		for (const c of document.querySelectorAll('#activity-feed-list > [data-testid="invocation-card"]')) {
-			const id = c.getAttribute('data-invocation'), s = c.getAttribute('data-status');
-			const list = seq[id] || (seq[id] = []);
-			if (list[list.length - 1] !== s) list.push(s);
-		}
-	};
-	new MutationObserver(look).observe(document, {subtree: true, childList: true, attributes: true, attributeFilter: ['data-status']});
-})()`
-
-// openCards opens the dashboard with cardProbe installed and waits until
-// its page stream is open, so every later call arrives live.
-func openCards(t *testing.T, in *instance, opts playwright.BrowserNewContextOptions) playwright.Page {
-	t.Helper()
-	if opts.Locale == nil {
-		opts.Locale = playwright.String("en-US")
-	}
-	page := newPage(t, opts)
-	if err := page.AddInitScript(playwright.Script{Content: playwright.String(cardProbe)}); err != nil {
-		t.Fatal(err)
-	}
-	goTo(t, page, in.link())
-	waitTrue(t, page, `() => window.__sseOpen === true`, nil, "the page stream opens")
-	return page
-}
-
-// cardSeq is the data-status sequence the probe saw for id's feed card.
-func cardSeq(t *testing.T, page playwright.Page, id string) []string {
-	t.Helper()
-	var seq []string
-	evalJSON(t, page, `id => JSON.stringify(window.__cardSeq[id] || [])`, id, &seq)
-	return seq
-}
-
-// waitCard waits until id's feed card shows status.
-func waitCard(t *testing.T, page playwright.Page, id, status string) playwright.Locator {
-	t.Helper()
-	return waitFor(t, page, feedCardStatus(id, status), "card "+id+" "+status)
-}
-
 // demoOnly starts switchboard with one stdio demo server and waits until
 // it is connected.
 func demoOnly(t *testing.T, name string) *instance {
@@ -350,65 +286,4 @@ func everythingStdio(t *testing.T) map[string]any {
 		t.Fatal(err)
 	}
 	return map[string]any{"command": "node", "args": []string{js, "stdio"}}
-}
-
-// persistent is a switchboard whose settings, data and project
-// directories outlive one process, so it can be stopped and started again
-// on the same store and workspace.
-type persistent struct {
-	settings, data, project, home string
-}
-
-func newPersistent(t *testing.T, cfg servers) *persistent {
-	t.Helper()
-	p := &persistent{data: t.TempDir(), project: t.TempDir(), home: t.TempDir()}
-	p.settings = filepath.Join(t.TempDir(), "settings.json")
-	writeSettings(t, p.settings, cfg)
-	return p
-}
-
-// start runs one process on p's directories; stop sends SIGTERM and waits
-// for a clean exit (also done when the test ends, if not before).
-func (p *persistent) start(t *testing.T) (in *instance, stop func()) {
-	t.Helper()
-	cmd := exec.Command(binary, "--addr", "127.0.0.1:0", "--data", p.data, "--project", p.project, "--settings", p.settings)
-	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+p.home, "XDG_DATA_HOME="+p.home, "HOME="+p.home)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = &testLog{t: t}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	in = &instance{Settings: p.settings, Data: p.data, pid: cmd.Process.Pid}
-	ctx, cancel := context.WithCancel(context.Background())
-	var once sync.Once
-	stop = func() {
-		once.Do(func() {
-			cancel()
-			_ = cmd.Process.Signal(syscall.SIGTERM)
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
-			select {
-			case err := <-done:
-				if err != nil {
-					t.Errorf("switchboard exited with %v after SIGTERM, want a clean exit", err)
-				}
-			case <-time.After(30 * time.Second):
-				_ = cmd.Process.Kill()
-				t.Errorf("switchboard did not stop within 30s of SIGTERM")
-			}
-		})
-	}
-	t.Cleanup(stop)
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	const prefix = "switchboard listening on "
-	if err != nil || !strings.HasPrefix(line, prefix) {
-		t.Fatalf("first stdout line %q (%v), want %q...", line, err, prefix)
-	}
-	go io.Copy(io.Discard, stdout)
-	in.URL, in.Token = parseListening(t, strings.TrimSpace(strings.TrimPrefix(line, prefix)))
-	in.events = follow(ctx, t, in.URL+"/api/v1/events")
-	return in, stop
 }
