@@ -113,10 +113,11 @@ func TestApprovalDialogShowsHostileConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	click(t, page, `[data-testid="approval-approve"]`)
+	// The note is already on the page from the edit above, so what shows
+	// the refusal came back is the form carrying a real fingerprint again.
+	waitTrue(t, page, `() => { const i = document.querySelector('[data-testid="approval-form"] input[name="fingerprint"]'); return !!i && i.value !== 'stale' && i.value !== ''; }`,
+		nil, "the refused dialog carrying the current config's fingerprint")
 	waitVisible(t, page, `[data-testid="approval-changed"]`, "the note that the file changed")
-	if got := attr(t, page, `[data-testid="approval-form"] input[name="fingerprint"]`, "value"); got == "stale" || got == "" {
-		t.Errorf("the refused dialog still carries fingerprint %q", got)
-	}
 	checkAxe(t, page, "approval dialog after a refused decision")
 	if _, err := os.Stat(filepath.Join(dir, "PWNED")); err == nil {
 		t.Errorf("the command ran although nothing was approved")
