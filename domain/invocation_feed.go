@@ -100,7 +100,11 @@ func (f *InvocationFeed) SubscribeCall(scope Scope, id string) *InvocationSubscr
 	return s
 }
 
-// InvocationSubscription receives changes coalesced per invocation.
+// InvocationSubscription receives changes coalesced per invocation. Its
+// offer, Ready and Drain repeat the shape of the status hub's
+// Subscription on purpose: a status replaces the one pending for its
+// server, while an invocation's changes queue in order, so the two keep
+// their own pending sets.
 type InvocationSubscription struct {
 	feed  *InvocationFeed
 	scope Scope
