@@ -92,3 +92,27 @@ func TestRemovedDirectoryIsWaitedFor(t *testing.T) {
 	r.expectChange(path)
 	r.expectQuiet()
 }
+
+// A settings directory moved away and made again at once (a checkout, a
+// deploy script) is watched anew: the old watch went with the old
+// directory, and the new one's edits are seen.
+func TestDirectoryReplacedAtOnceIsWatchedAnew(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	dir := filepath.Join(root, ".switchboard")
+	path := settingsIn(t, dir)
+	r := start(t, path)
+
+	if err := os.Rename(dir, dir+".old"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r.waitHandled(dir)
+	write(t, path, `{"mcpServers":{"a":{}}}`)
+	r.settle(dir) // only a watch on the new directory sees this
+	r.fire()
+	r.expectChange(path)
+	r.expectQuiet()
+}

@@ -130,6 +130,13 @@ func (l *loop) run(ctx context.Context) {
 }
 
 func (l *loop) event(ev fsnotify.Event) {
+	if ev.Op&(fsnotify.Remove|fsnotify.Rename) != 0 && l.watched[ev.Name] {
+		// The watch went with the directory (or follows it under its new
+		// name); one made again under the old name, perhaps already,
+		// needs a watch of its own.
+		_ = l.fs.Remove(ev.Name)
+		delete(l.watched, ev.Name)
+	}
 	if ev.Op&(fsnotify.Create|fsnotify.Remove|fsnotify.Rename) != 0 && l.targets.onTheWay(ev.Name) {
 		l.replace()
 	}
