@@ -110,7 +110,7 @@ func (s *session) needsSignIn(d serverDetail) bool {
 	if s.signIns == 0 {
 		return true
 	}
-	return d.LastErrorAt != nil && time.UnixMilli(*d.LastErrorAt).After(s.lastSignIn)
+	return d.LastErrorAt != nil && !time.UnixMilli(*d.LastErrorAt).Before(s.lastSignIn)
 }
 
 // signIn is the person pressing Sign in and their browser going through
@@ -120,6 +120,10 @@ func (s *session) signIn(ctx context.Context) error {
 		return fmt.Errorf("still asked to sign in after %d sign-ins: giving up", s.signIns)
 	}
 	s.signIns++
+	// The time is taken before the sign-in starts, and to Switchboard's
+	// millisecond: the server can refuse the new token before the browser's
+	// redirect returns here, and that refusal is a new ask.
+	s.lastSignIn = time.Now().Truncate(time.Millisecond)
 	u, err := s.api.startSignIn(ctx)
 	if err != nil {
 		return fmt.Errorf("sign-in %d: %w", s.signIns, err)
@@ -128,7 +132,6 @@ func (s *session) signIn(ctx context.Context) error {
 	if err := browse(ctx, u); err != nil {
 		return fmt.Errorf("sign-in %d: %w", s.signIns, err)
 	}
-	s.lastSignIn = time.Now()
 	return nil
 }
 
