@@ -1,23 +1,28 @@
 # `make test` is the one test command: it installs what the tests need
-# (Debian's Chromium, the pinned npm packages), checks that generated files
-# are committed, then runs go vet, the race-enabled unit and integration
-# tests, and the browser end-to-end suite.
+# (Debian's Chromium, WebKitGTK and Xvfb, the pinned npm packages), checks
+# that generated files are committed, then runs go vet, the race-enabled
+# unit and integration tests, and the browser end-to-end suite.
 
 SHELL := /bin/bash
 GO ?= go
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-CHROMIUM ?= $(shell command -v chromium 2>/dev/null || echo /usr/bin/chromium)
 
-.PHONY: test deps deps-apt deps-npm generate check-generated vet unit e2e bench run
+.PHONY: test deps deps-apt deps-npm generate check-generated vet unit e2e screenshots bench run
 
 test: deps check-generated vet unit e2e
 
 deps: deps-apt deps-npm
 
+# APT_PACKAGES are Debian's Chromium for the browser suite, and WebKitGTK
+# with its Python bindings under Xvfb for the WebKit smoke test
+# (e2e/webkit/smoke.py).
+APT_PACKAGES := chromium xvfb xauth gir1.2-webkit2-4.1 python3-gi
+
 deps-apt:
-	@if [ ! -x "$(CHROMIUM)" ]; then \
-		echo "installing Debian's chromium"; \
-		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; \
+	@missing="$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done)"; \
+	if [ -n "$$missing" ]; then \
+		echo "installing Debian's" $$missing; \
+		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
 deps-npm:
@@ -42,6 +47,11 @@ unit:
 
 e2e:
 	CI=$${CI:-true} $(GO) test -tags e2e -count=1 -timeout 45m ./e2e/
+
+# screenshots redraws docs/screenshots/ from the 50-server, 1,000-call
+# fixture of e2e/scale_*_test.go (its checks run too).
+screenshots:
+	SWITCHBOARD_SCREENSHOTS=docs/screenshots $(GO) test -tags e2e -count=1 -timeout 20m -run '^TestScale$$' ./e2e/
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./domain/ ./handlers/ ./views/

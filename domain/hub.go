@@ -15,11 +15,13 @@ type Hub struct {
 	seq     uint64
 	current map[string]Status
 	subs    map[*Subscription]struct{}
+	// observers see every snapshot, in order; see Observe.
+	observers map[*func(Status)]struct{}
 }
 
 // NewHub returns an empty hub.
 func NewHub() *Hub {
-	return &Hub{current: map[string]Status{}, subs: map[*Subscription]struct{}{}}
+	return &Hub{current: map[string]Status{}, subs: map[*Subscription]struct{}{}, observers: map[*func(Status)]struct{}{}}
 }
 
 // Publish stores s as the newest snapshot of its server, stamps its version
@@ -38,7 +40,30 @@ func (h *Hub) Publish(s Status) Status {
 	for sub := range h.subs {
 		sub.offer(s)
 	}
+	for f := range h.observers {
+		(*f)(s)
+	}
 	return s
+}
+
+// Observe calls f with every server's current snapshot and then with
+// every snapshot published, in order, until stop is called. Unlike a
+// Subscription it skips nothing, for consumers that must see every
+// transition, such as History. f runs while the hub is locked, so it
+// must return quickly and must not call the hub.
+func (h *Hub) Observe(f func(Status)) (stop func()) {
+	key := &f
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, s := range h.listLocked() {
+		f(s)
+	}
+	h.observers[key] = struct{}{}
+	return func() {
+		h.mu.Lock()
+		delete(h.observers, key)
+		h.mu.Unlock()
+	}
 }
 
 // List returns the newest snapshot of every server, sorted by name.

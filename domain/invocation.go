@@ -138,7 +138,11 @@ type InvocationFilter struct {
 	Source     string // SourceDashboard, SourceAPI or SourceGateway
 	Client     string // the AI client's name, as it introduced itself
 	Before     string // an invocation id: list what started before it (pagination)
-	Limit      int
+	// StartedFrom and StartedBefore keep calls that started in
+	// [StartedFrom, StartedBefore), for a chart's minute; zero is open.
+	StartedFrom   time.Time
+	StartedBefore time.Time
+	Limit         int
 }
 
 // InvocationStore persists invocations per scope. A lookup in another

@@ -59,13 +59,17 @@ type Status struct {
 	LastErrorAt    time.Time
 	Retryable      bool
 
-	ToolCount       int
-	ResourceCount   int
-	PromptCount     int
-	ConnectedAt     time.Time
-	LastSyncAt      time.Time
-	Latency         time.Duration
-	HasLatency      bool
+	ToolCount     int
+	ResourceCount int
+	PromptCount   int
+	ConnectedAt   time.Time
+	LastSyncAt    time.Time
+	Latency       time.Duration
+	HasLatency    bool
+	// ProbedAt is when the keep-alive probe that measured Latency
+	// answered, so History records each probe once however many
+	// snapshots repeat its latency.
+	ProbedAt        time.Time
 	ProtocolVersion string
 	// Auth is the server's OAuth sign-in, from SupervisorOptions.Auth; nil
 	// for servers that do not use OAuth.

@@ -68,6 +68,7 @@ func (s *supervisor) onProbe(r probeResult) {
 	}
 	s.st.Latency = r.latency
 	s.st.HasLatency = true
+	s.st.ProbedAt = s.opts.Clock.Now()
 	s.publish()
 	s.armProbe()
 }

@@ -43,11 +43,11 @@ func TestAccessibility(t *testing.T) {
 				}
 				checkAxe(t, page, "page")
 				for _, name := range order {
-					btn := headerChipSel(name) + " " + selChipButton
+					btn := listChipSel(name) + " " + selChipButton
 					if err := page.Locator(btn).Hover(); err != nil {
 						t.Fatalf("hover %s: %v", btn, err)
 					}
-					waitVisible(t, page, headerChipSel(name)+" "+selTooltip, "tooltip of "+name+" on hover")
+					waitVisible(t, page, listChipSel(name)+" "+selTooltip, "tooltip of "+name+" on hover")
 					checkAxe(t, page, "tooltip of "+name+" ("+states[name]+") open")
 					if err := page.Mouse().Move(0, 0); err != nil {
 						t.Fatal(err)
@@ -65,7 +65,7 @@ func TestAccessibility(t *testing.T) {
 						t.Fatal(err)
 					}
 					press(t, page, "Escape")
-					waitHidden(t, page, headerChipSel(name)+" "+selTooltip, "Escape dismisses the tooltip of "+name)
+					waitHidden(t, page, listChipSel(name)+" "+selTooltip, "Escape dismisses the tooltip of "+name)
 				}
 			})
 		}
@@ -83,7 +83,7 @@ func TestAccessibilityNarrow(t *testing.T) {
 		waitAllChips(t, page, name, state)
 	}
 	checkAxe(t, page, "narrow page")
-	if err := page.Locator(headerChipSel("s-error") + " " + selChipButton).Focus(); err != nil {
+	if err := page.Locator(listChipSel("s-error") + " " + selChipButton).Focus(); err != nil {
 		t.Fatal(err)
 	}
 	checkAxe(t, page, "narrow page, s-error chip focused")

@@ -39,10 +39,10 @@ func TestApprovalDecideLater(t *testing.T) {
 	click(t, page, `[data-testid="approval-later"]`)
 	waitHidden(t, page, dialog, "the dialog after Decide later")
 	waitHidden(t, page, `[data-testid="approval-backdrop"]`, "the backdrop after Decide later")
-	if f := focused(t, page); !f.InHeader || f.Server != "proj" {
-		t.Errorf("focus after Decide later: got %+v, want the header chip of proj", f)
+	if f := focused(t, page); !f.InList || f.Server != "proj" {
+		t.Errorf("focus after Decide later: got %+v, want the list chip of proj", f)
 	}
-	if got := attr(t, page, headerChipSel("proj"), "data-state"); got != "disabled" {
+	if got := attr(t, page, listChipSel("proj"), "data-state"); got != "disabled" {
 		t.Errorf("proj after Decide later: got %q, want disabled (still pending)", got)
 	}
 	press(t, page, "Tab")

@@ -21,17 +21,18 @@ func TestSignInFromTheChip(t *testing.T) {
 	page := openWith(t, in, playwright.BrowserNewContextOptions{Locale: playwright.String("en-US")})
 	waitChip(t, page, "linear", "sign_in")
 
-	header := headerChipSel("linear") + ` [data-testid="chip-signin"]`
-	row := rowSel("linear") + ` [data-testid="chip-signin"]`
-	waitVisible(t, page, header, "Sign in beside the header chip")
-	waitVisible(t, page, row, "Sign in beside the list's chip")
+	header := listChipSel("linear") + ` [data-testid="chip-signin"]`
+	waitVisible(t, page, header, "Sign in beside the list's chip")
+	if n := count(t, page, selHeader+` [data-testid="chip-signin"]`); n != 0 {
+		t.Errorf("Sign in actions in the header: got %d, want none (chips live in the list)", n)
+	}
 	if got := attr(t, page, header, "aria-label"); got != "Sign in to linear (opens in a new tab)" {
 		t.Errorf("accessible name %q", got)
 	}
 	if got := squash(text(t, page, header)); got != "Sign in" {
 		t.Errorf("visible text %q, want Sign in", got)
 	}
-	if got := squash(text(t, page, headerChipSel("linear")+` [data-testid="tooltip-auth-hint"]`)); !strings.Contains(got, "beside the chip") {
+	if got := squash(text(t, page, listChipSel("linear")+` [data-testid="tooltip-auth-hint"]`)); !strings.Contains(got, "beside the chip") {
 		t.Errorf("tooltip hint %q; want it to point to Sign in beside the chip", got)
 	}
 
@@ -47,17 +48,17 @@ func TestSignInFromTheChip(t *testing.T) {
 		const cr = chip.getBoundingClientRect(), br = b.getBoundingClientRect(), ar = a.getBoundingClientRect();
 		return JSON.stringify({Chip: cr.height, Button: br.height, Action: ar.height,
 			SameLine: ar.top >= cr.top && ar.bottom <= cr.bottom && ar.left >= br.right - 1});
-	}`, headerChipSel("linear"), &box)
+	}`, listChipSel("linear"), &box)
 	if !box.SameLine || box.Chip > box.Button+4 || box.Action < 24 {
 		t.Errorf("chip %+v; want the action on the chip's line after its button, the chip no taller than its button, a 24px target", box)
 	}
 
 	// Keyboard: Tab from the chip button reaches Sign in.
-	if err := page.Locator(headerChipSel("linear") + " " + selChipButton).Focus(); err != nil {
+	if err := page.Locator(listChipSel("linear") + " " + selChipButton).Focus(); err != nil {
 		t.Fatal(err)
 	}
 	tabTo(t, page, "Tab", 1, "Sign in after the chip button", func(a active) bool {
-		return a.TestID == "chip-signin" && a.Server == "linear" && a.InHeader
+		return a.TestID == "chip-signin" && a.Server == "linear" && a.InList
 	})
 	checkAxe(t, page, "chip with Sign in beside it, focused")
 

@@ -16,8 +16,11 @@ func TestDemoDashboard(t *testing.T) {
 
 	page := open(t, in)
 	waitChip(t, page, "demo-stdio", "connected")
-	if got := count(t, page, selHeader+` [data-testid="chips"] [data-testid="status-chip"]`); got != 3 {
-		t.Errorf("header chips: got %d, want 3 (the demo servers)", got)
+	if got := count(t, page, selHeader+` [data-testid="status-chip"]`); got != 0 {
+		t.Errorf("header chips: got %d, want none (chips live in the server list)", got)
+	}
+	if got := text(t, page, `[data-testid="header-summary"] #summary-all`); !strings.Contains(got, "3 servers") {
+		t.Errorf("header summary: got %q, want it to count 3 servers", got)
 	}
 	if got := count(t, page, `[data-testid="server-row"]`); got != 3 {
 		t.Errorf("server rows: got %d, want 3", got)
@@ -25,7 +28,7 @@ func TestDemoDashboard(t *testing.T) {
 	if got := text(t, page, `[data-testid="demo-notice"]`); !strings.Contains(got, "Demo mode") {
 		t.Errorf("demo notice: got %q, want it to say demo mode", got)
 	}
-	chip := headerChipSel("demo-stdio")
+	chip := listChipSel("demo-stdio")
 	dot := chip + ` [data-testid="chip-dot"]`
 	btn := chip + " " + selChipButton
 	tip := chip + " " + selTooltip

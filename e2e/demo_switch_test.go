@@ -28,7 +28,7 @@ func TestDemoSwitchesLive(t *testing.T) {
 	writeSettings(t, settings, servers{"mine": demoStdio("mine", nil)})
 	waitAllChips(t, page, "mine", "connected")
 	waitGone(t, page, notice, "the demo notice after the settings file was created")
-	waitGone(t, page, headerChipSel("demo-stdio"), "the demo server's chip")
+	waitGone(t, page, listChipSel("demo-stdio"), "the demo server's chip")
 	if got := count(t, page, `[data-testid="server-row"]`); got != 1 {
 		t.Errorf("server rows: got %d, want 1 (the file's server)", got)
 	}

@@ -52,7 +52,7 @@ func TestBlockedServerDrawer(t *testing.T) {
 	click(t, page, drawerSel("shut")+` [data-testid="action-remove"]`)
 	waitVisible(t, page, `[data-testid="confirm-dialog"]`, "confirm dialog")
 	click(t, page, `[data-testid="confirm-dialog"] [data-testid="confirm-yes"]`)
-	waitGone(t, page, headerChipSel("shut"), "the chip of the removed server")
+	waitGone(t, page, listChipSel("shut"), "the chip of the removed server")
 	waitHidden(t, page, drawerSel("shut"), "the drawer of the removed server")
 	got, err := os.ReadFile(path)
 	if err != nil {

@@ -108,8 +108,8 @@ func TestDrawerShowsCapabilities(t *testing.T) {
 	// The close button closes it and gives focus back to the chip button.
 	click(t, page, drawer+` [data-testid="drawer-close"]`)
 	waitHidden(t, page, drawer, "drawer-close closes the drawer")
-	if a := focused(t, page); a.TestID != selChipButtonID || !a.InHeader || a.Server != name {
-		t.Errorf("focus after drawer-close: got %+v, want the header chip button of %s", a, name)
+	if a := focused(t, page); a.TestID != selChipButtonID || !a.InList || a.Server != name {
+		t.Errorf("focus after drawer-close: got %+v, want the list chip button of %s", a, name)
 	}
 }
 

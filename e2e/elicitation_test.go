@@ -100,7 +100,9 @@ func TestElicitationFormOnTheCard(t *testing.T) {
 	if err := page.Locator(selRunForm + ` [data-testid="run-submit"]`).Click(); err != nil {
 		t.Fatal(err)
 	}
-	waitGone(t, page, selRunForm, "the form closes once the call started")
+	waitFor(t, page, selRunForm+` [data-testid="run-card-slot"] [data-testid="invocation-card"]`, "the call's card under the form")
+	press(t, page, "Escape")
+	waitGone(t, page, selRunForm, "Escape closes the form")
 	press(t, page, "Escape")
 
 	id := invs.firstAfter(t, 0, "the confirm_action call", func(v invocation) bool { return v.Tool == "confirm_action" }).ID

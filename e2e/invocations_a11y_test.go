@@ -80,19 +80,21 @@ func TestInvocationAccessibility(t *testing.T) {
 			waitVisible(t, page, feedCard(first)+` [data-testid="invocation-args-form"]`, "form view")
 			checkAxe(t, page, "a card's arguments in form view")
 
-			click(t, page, `#activity-feed-list [data-testid="content-image-open"]`)
+			click(t, page, `#calls-list [data-testid="content-image-open"]`)
 			waitVisible(t, page, `[data-testid="image-overlay"]`, "image overlay")
 			checkAxe(t, page, "image overlay open")
 			press(t, page, "Escape")
 			waitGone(t, page, `[data-testid="image-overlay"]`, "overlay closes")
 
-			click(t, page, `#activity-feed-list [data-testid="resource-link"]`)
-			waitFor(t, page, `#activity-feed-list [data-testid="resource-preview"] [data-testid="content-item"]`, "resource preview")
+			click(t, page, `#calls-list [data-testid="resource-link"]`)
+			waitFor(t, page, `#calls-list [data-testid="resource-preview"] [data-testid="content-item"]`, "resource preview")
 			checkAxe(t, page, "a resource preview open")
 
-			click(t, page, `[data-testid="history-open"]`)
-			waitFor(t, page, `[data-testid="invocation-history"] [data-testid="invocation-card"]`, "history")
-			checkAxe(t, page, "history open")
+			goTo(t, page, in.URL+"/?status=error")
+			waitFor(t, page, `#calls-list [data-testid="call-row"][data-status="error"] [data-testid="call-row-error"]`, "filtered list")
+			click(t, page, `#calls-list [data-testid="call-row"][data-status="error"] [data-testid="call-row-toggle"]`)
+			waitVisible(t, page, `#calls-list [data-testid="call-card-error"]`, "an error card opened from its row")
+			checkAxe(t, page, "call list filtered to errors, an error card open")
 
 			openDrawer(t, page, "alpha")
 			waitFor(t, page, drawerSel("alpha")+` [data-testid="drawer-invocations"] [data-testid="invocation-card"]`, "drawer's recent calls")

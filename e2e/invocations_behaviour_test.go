@@ -110,7 +110,7 @@ func TestInvocationHostileContent(t *testing.T) {
 	waitCard(t, page, inv.ID, "success")
 	waitFor(t, page, card+` [data-testid="content-text"] h4`, "the hostile Markdown's heading renders")
 	// Open everything that holds the text: arguments (JSON and form view),
-	// the drawer's recent calls and the history.
+	// the drawer's recent calls and the call list's row.
 	click(t, page, card+` [data-testid="invocation-args"] > summary`)
 	click(t, page, card+` [data-testid="invocation-args-view"]`)
 	openDrawer(t, page, "alpha")
@@ -118,8 +118,7 @@ func TestInvocationHostileContent(t *testing.T) {
 		"the call in the drawer's recent calls")
 	press(t, page, "Escape")
 	waitHidden(t, page, drawerSel("alpha"), "the drawer closes")
-	click(t, page, `[data-testid="history-open"]`)
-	waitFor(t, page, `[data-testid="invocation-history"] [data-invocation="`+inv.ID+`"]`, "the call in the history")
+	waitFor(t, page, callRow(inv.ID), "the call's row in the call list")
 	// Hover and click the raw div's text, if it is there as text.
 	if err := page.Locator(card + ` [data-testid="content-text"]`).Hover(); err != nil {
 		t.Fatal(err)
@@ -142,7 +141,7 @@ func TestInvocationHostileContent(t *testing.T) {
 	}
 	var v verdict
 	evalJSON(t, page, `() => {
-		const roots = [...document.querySelectorAll('[data-testid="activity-feed"], [data-testid="drawer-invocations"]')];
+		const roots = [...document.querySelectorAll('[data-testid="calls"], [data-testid="drawer-invocations"]')];
 		const all = roots.flatMap(r => [r, ...r.querySelectorAll('*')]);
 		const handlers = [];
 		for (const el of all) for (const a of el.attributes) if (/^on/i.test(a.name)) handlers.push(el.tagName + '[' + a.name + ']');

@@ -231,7 +231,7 @@ func TestInvocationErrorRetry(t *testing.T) {
 		t.Errorf("the first card after Retry: data-status %q, want it to stay error", got)
 	}
 	var order []string
-	evalJSON(t, page, `() => JSON.stringify([...document.querySelectorAll('#activity-feed-list > [data-testid="invocation-card"]')].map(c => c.dataset.invocation))`, nil, &order)
+	evalJSON(t, page, `() => JSON.stringify([...document.querySelectorAll('#calls-list [data-testid="call-row"]')].map(c => c.dataset.invocation))`, nil, &order)
 	if len(order) < 2 || order[0] != again.ID {
 		t.Errorf("feed order %q: want the retried card %s first", order, again.ID)
 	}

@@ -10,7 +10,7 @@ import (
 )
 
 // TestInvocationHistorySurvivesRestart: a finished call made by one
-// process is in the feed, the history, the drawer and the API of the next
+// process is in the call list (filtered too), the drawer and the API of the next
 // process on the same data directory and project; a call still running
 // when the process stopped is not left running forever.
 func TestInvocationHistorySurvivesRestart(t *testing.T) {
@@ -43,11 +43,18 @@ func TestInvocationHistorySurvivesRestart(t *testing.T) {
 		t.Errorf("restored card result: got %q, want %q", got, msg)
 	}
 
-	click(t, page, `[data-testid="history-open"]`)
-	hist := `[data-testid="invocation-history"] [data-testid="invocation-card"][data-invocation="` + done.ID + `"]`
-	waitVisible(t, page, hist, "the stored call in the history view")
-	if got := attr(t, page, hist, "data-status"); got != "success" {
-		t.Errorf("history card status: got %q, want success", got)
+	// The call list's filters live in the page's address: a link that
+	// asks for this server's successful calls lists the stored one.
+	filtered := newPage(t, playwright.BrowserNewContextOptions{})
+	goTo(t, filtered, second.link())
+	goTo(t, filtered, second.URL+"/?server=alpha&status=success")
+	row := callRow(done.ID)
+	waitVisible(t, filtered, row, "the stored call in the filtered call list")
+	if got := attr(t, filtered, row, "data-status"); got != "success" {
+		t.Errorf("filtered row status: got %q, want success", got)
+	}
+	if n := count(t, filtered, `#calls-list [data-testid="call-row"]:not([data-status="success"])`); n != 0 {
+		t.Errorf("the list filtered to success shows %d other rows", n)
 	}
 
 	var list struct {

@@ -39,8 +39,8 @@ func inDrawerTestID(testid string) func(active) bool {
 	return func(a active) bool { return a.InDrawer && a.TestID == testid }
 }
 
-// TestKeyboardOnly drives the chips, the drawer, every action and the
-// confirm dialog with the keyboard alone.
+// TestKeyboardOnly drives the chips, the modal drawer, every action and
+// the confirm dialog with the keyboard alone.
 func TestKeyboardOnly(t *testing.T) {
 	const name = "alpha"
 	in := startWith(t, servers{
@@ -48,18 +48,22 @@ func TestKeyboardOnly(t *testing.T) {
 		"beta":  demoStdio("beta", nil),
 		"gamma": missingCommand(),
 	})
-	page := open(t, in)
+	// Below 1200 px the drawer is a modal dialog, which keeps Tab inside;
+	// from 1200 px up it docks beside the page and does not
+	// (TestWorkbenchDrawerDocking).
+	page := openWith(t, in, playwright.BrowserNewContextOptions{Locale: playwright.String("en-US"),
+		Viewport: &playwright.Size{Width: 1100, Height: 800}})
 	waitAllChips(t, page, name, "connected")
 	waitAllChips(t, page, "beta", "connected")
 	waitAllChips(t, page, "gamma", "error")
 
-	// Every chip button, in the header and in the rows, is in the tab order.
+	// Every chip button, one per row (the header has none), is in the tab order.
 	var buttons []string
 	evalJSON(t, page, `sel => JSON.stringify([...document.querySelectorAll(sel)].map(b =>
 		(b.closest('[data-testid="header"]') ? 'header:' : 'list:') + b.closest('[data-server]').dataset.server))`,
 		selChipButton, &buttons)
-	if len(buttons) != 6 {
-		t.Errorf("chip buttons: got %v, want 6 (header and row for three servers)", buttons)
+	if len(buttons) != 3 {
+		t.Errorf("chip buttons: got %v, want 3 (one row for each of three servers)", buttons)
 	}
 	reached := map[string]bool{}
 	tabTo(t, page, "Tab", 80, "every chip button", func(a active) bool {
@@ -73,9 +77,9 @@ func TestKeyboardOnly(t *testing.T) {
 		return len(reached) == len(buttons)
 	})
 
-	// Enter on the header chip opens the drawer with focus inside.
-	tabTo(t, page, "Tab", 80, "header chip button of "+name, func(a active) bool {
-		return a.TestID == selChipButtonID && a.InHeader && a.Server == name
+	// Enter on the list chip opens the drawer with focus inside.
+	tabTo(t, page, "Tab", 80, "list chip button of "+name, func(a active) bool {
+		return a.TestID == selChipButtonID && a.InList && a.Server == name
 	})
 	var outline struct {
 		Style string  `json:"style"`
@@ -119,15 +123,15 @@ func TestKeyboardOnly(t *testing.T) {
 	// Escape closes it and gives focus back to the chip button.
 	press(t, page, "Escape")
 	waitHidden(t, page, drawerSel(name), "Escape closes the drawer")
-	if a := focused(t, page); a.TestID != selChipButtonID || !a.InHeader || a.Server != name {
-		t.Errorf("focus after Escape: got %+v, want the header chip button of %s", a, name)
+	if a := focused(t, page); a.TestID != selChipButtonID || !a.InList || a.Server != name {
+		t.Errorf("focus after Escape: got %+v, want the list chip button of %s", a, name)
 	}
 
 	// The chip button's tooltip shows on keyboard focus; Escape dismisses
 	// it without moving focus (WCAG 1.4.13).
-	waitVisible(t, page, headerChipSel(name)+" "+selTooltip, "tooltip on keyboard focus")
+	waitVisible(t, page, listChipSel(name)+" "+selTooltip, "tooltip on keyboard focus")
 	press(t, page, "Escape")
-	waitHidden(t, page, headerChipSel(name)+" "+selTooltip, "Escape dismisses the tooltip")
+	waitHidden(t, page, listChipSel(name)+" "+selTooltip, "Escape dismisses the tooltip")
 	if a := focused(t, page); a.TestID != selChipButtonID || a.Server != name {
 		t.Errorf("focus after dismissing the tooltip: got %+v, want still the chip button", a)
 	}
@@ -176,7 +180,7 @@ func TestKeyboardOnly(t *testing.T) {
 	tabTo(t, page, "Tab", 6, "confirm-yes", func(a active) bool { return a.TestID == "confirm-yes" })
 	press(t, page, "Enter")
 	waitGone(t, page, rowSel(name), "removed row")
-	waitGone(t, page, headerChipSel(name), "removed header chip")
+	waitGone(t, page, listChipSel(name), "removed header chip")
 	if a := focused(t, page); a.Tag == "body" {
 		t.Errorf("focus after removing %s: got lost on <body>, want a defined place (e.g. the next chip button)", name)
 	}

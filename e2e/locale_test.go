@@ -20,7 +20,7 @@ func TestLocales(t *testing.T) {
 	read := func(t *testing.T, locale string) words {
 		page := openWith(t, in, playwright.BrowserNewContextOptions{Locale: playwright.String(locale)})
 		waitAllChips(t, page, name, "connected")
-		chip := headerChipSel(name)
+		chip := listChipSel(name)
 		lang := attr(t, page, "html", "lang")
 		dot := attr(t, page, chip+` [data-testid="chip-dot"]`, "aria-label")
 		return words{lang, text(t, page, chip+` [data-testid="chip-badge"]`), dot, text(t, page, chip+` [data-testid="tooltip-state"]`)}

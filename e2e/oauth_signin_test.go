@@ -36,10 +36,10 @@ func TestOAuthSignInFromTheDrawer(t *testing.T) {
 	page := openWith(t, in, playwright.BrowserNewContextOptions{Locale: playwright.String("en-US")})
 
 	waitChip(t, page, "linear", "sign_in")
-	if got := text(t, page, headerChipSel("linear")+` [data-testid="chip-badge"]`); got != "Sign-in needed" {
+	if got := text(t, page, listChipSel("linear")+` [data-testid="chip-badge"]`); got != "Sign-in needed" {
 		t.Errorf("chip badge %q, want %q", got, "Sign-in needed")
 	}
-	if n := count(t, page, headerChipSel("linear")+" .dot-error"); n != 0 {
+	if n := count(t, page, listChipSel("linear")+" .dot-error"); n != 0 {
 		t.Errorf("the chip of a server waiting for a sign-in is drawn as an error")
 	}
 
@@ -195,7 +195,7 @@ func TestOAuthStepUpFromTheCard(t *testing.T) {
 	waitAllChips(t, page, "linear", "connected")
 
 	click(t, page, card+` [data-testid="invocation-retry"]`)
-	waitVisible(t, page, `#activity-feed-list > [data-testid="invocation-card"][data-status="success"]`, "the retried call succeeds")
+	waitVisible(t, page, `#calls-list [data-testid="call-row"][data-status="success"]`, "the retried call succeeds")
 }
 
 // An authorization server that does not register clients: Sign in says a

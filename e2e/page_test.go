@@ -24,8 +24,9 @@ func chipSel(server string) string {
 	return fmt.Sprintf(`[data-testid="status-chip"][data-server=%q]`, server)
 }
 
-// headerChipSel matches server's chip in the header.
-func headerChipSel(server string) string { return selHeader + " " + chipSel(server) }
+// listChipSel matches server's chip in the server list (the header holds
+// a summary, not chips).
+func listChipSel(server string) string { return `[data-testid="server-list"] ` + chipSel(server) }
 
 // rowSel matches server's row in the server list.
 func rowSel(server string) string {
@@ -112,10 +113,10 @@ func waitTrue(t *testing.T, page playwright.Page, fn string, arg any, what strin
 	}
 }
 
-// waitChip waits until server's header chip says state.
+// waitChip waits until server's list chip says state.
 func waitChip(t *testing.T, page playwright.Page, server, state string) {
 	t.Helper()
-	waitFor(t, page, fmt.Sprintf(`%s[data-state=%q]`, headerChipSel(server), state), server+" chip "+state)
+	waitFor(t, page, fmt.Sprintf(`%s[data-state=%q]`, listChipSel(server), state), server+" chip "+state)
 }
 
 // waitAllChips waits until every chip of server on the page says state.
@@ -197,6 +198,7 @@ type active struct {
 	Server   string `json:"server"`
 	InDrawer bool   `json:"inDrawer"`
 	InHeader bool   `json:"inHeader"`
+	InList   bool   `json:"inList"`
 	InDialog bool   `json:"inDialog"`
 	Tag      string `json:"tag"`
 }
@@ -213,6 +215,7 @@ func focused(t *testing.T, page playwright.Page) active {
 			server: owner ? owner.getAttribute('data-server') : '',
 			inDrawer: !!el.closest('[data-testid="drawer"]'),
 			inHeader: !!el.closest('[data-testid="header"]'),
+			inList: !!el.closest('[data-testid="server-list"]'),
 			inDialog: !!el.closest('[data-testid="confirm-dialog"]'),
 			tag: el.tagName.toLowerCase(),
 		});
@@ -220,10 +223,10 @@ func focused(t *testing.T, page playwright.Page) active {
 	return a
 }
 
-// openDrawer clicks server's header chip button and waits for its drawer.
+// openDrawer clicks server's list chip button and waits for its drawer.
 func openDrawer(t *testing.T, page playwright.Page, server string) playwright.Locator {
 	t.Helper()
-	if err := page.Locator(headerChipSel(server) + " " + selChipButton).Click(); err != nil {
+	if err := page.Locator(listChipSel(server) + " " + selChipButton).Click(); err != nil {
 		t.Fatalf("click %s chip button: %v", server, err)
 	}
 	loc := waitVisible(t, page, drawerSel(server), "open the drawer of "+server)

@@ -11,14 +11,14 @@ import (
 )
 
 // taskProbe records, per invocation, the task statuses and status
-// messages its feed card showed, in order (consecutive repeats folded).
+// messages its card in the call list showed, in order (consecutive repeats folded).
 // The card's task line is [data-testid="invocation-task"] with the MCP
 // task status in data-task-status and the status message as its text.
 const taskProbe = `(() => {
 	const seen = {};
 	window.__taskSeq = seen;
 	const look = () => {
-		for (const c of document.querySelectorAll('#activity-feed-list > [data-testid="invocation-card"]')) {
+		for (const c of document.querySelectorAll('#calls-list [data-testid="call-card"] > [data-testid="invocation-card"]')) {
 			const el = c.querySelector('[data-testid="invocation-task"]');
 			if (!el) continue;
 			const id = c.getAttribute('data-invocation');

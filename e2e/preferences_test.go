@@ -14,6 +14,7 @@ import (
 func choose(t *testing.T, page playwright.Page, sel, prefix string) string {
 	t.Helper()
 	waitFor(t, page, sel, "the select")
+	openSettings(t, page)
 	var values []string
 	evalJSON(t, page, `sel => JSON.stringify([...document.querySelector(sel).options].map(o => o.value))`, sel, &values)
 	for _, v := range values {
@@ -120,4 +121,15 @@ func TestStyleChangeLeavesLanguageToTheBrowser(t *testing.T) {
 		t.Errorf("html lang in a new en-US browser after browser language: got %q, want en", got)
 	}
 	checkAxe(t, pt, "preferences with browser language")
+}
+
+// openSettings opens the header's settings popover, where the theme,
+// style and language selects live, unless it is open already.
+func openSettings(t *testing.T, page playwright.Page) {
+	t.Helper()
+	if attr(t, page, `[data-testid="settings-open"]`, "aria-expanded") == "true" {
+		return
+	}
+	click(t, page, `[data-testid="settings-open"]`)
+	waitVisible(t, page, `[data-testid="settings-panel"] [data-testid="theme-toggle"]`, "the settings popover")
 }

@@ -47,7 +47,7 @@ func TestApprovalDialog(t *testing.T) {
 		t.Errorf("focus on %q, want the safe answer (approval-reject)", f.TestID)
 	}
 	checkAxe(t, page, "approval dialog")
-	if got := attr(t, page, headerChipSel("proj"), "data-state"); got != "disabled" {
+	if got := attr(t, page, listChipSel("proj"), "data-state"); got != "disabled" {
 		t.Errorf("pending chip state %q, want disabled (blocked)", got)
 	}
 	click(t, page, `[data-testid="approval-approve"]`)
@@ -74,7 +74,7 @@ func TestConfigBanner(t *testing.T) {
 		t.Errorf("banner %q does not name the file and line", got)
 	}
 	checkAxe(t, page, "config banner")
-	if got := attr(t, page, headerChipSel("alpha"), "data-state"); got != "connected" {
+	if got := attr(t, page, listChipSel("alpha"), "data-state"); got != "connected" {
 		t.Errorf("a broken save changed alpha to %q", got)
 	}
 	tmp := in.Settings + ".tmp"

@@ -31,7 +31,7 @@ func TestRemoveFromDrawer(t *testing.T) {
 	click(t, page, `[data-testid="confirm-dialog"] [data-testid="confirm-yes"]`)
 	in.events.wait(t, mark, name+" disposed", func(s status) bool { return s.ServerName == name && s.Phase == "disposed" })
 	waitGone(t, page, rowSel(name), "row removed")
-	waitGone(t, page, headerChipSel(name), "header chip removed")
+	waitGone(t, page, listChipSel(name), "header chip removed")
 	waitHidden(t, page, drawerSel(name), "drawer of the removed server")
 	waitGone(t, other, rowSel(name), "row removed on another page")
 	waitGone(t, other, chipSel(name), "chips removed on another page")

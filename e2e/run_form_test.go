@@ -24,6 +24,16 @@ func runField(name string) string {
 	return selRunForm + ` [data-testid="run-field"][data-name="` + name + `"]`
 }
 
+// startedUnderForm waits for the card of the call the form started to
+// arrive under the form, then closes the form with Escape, which moves
+// the card to the drawer's recent calls.
+func startedUnderForm(t *testing.T, page playwright.Page, what string) {
+	t.Helper()
+	waitFor(t, page, selRunForm+` [data-testid="run-card-slot"] [data-testid="invocation-card"]`, what+": the card under the form")
+	press(t, page, "Escape")
+	waitGone(t, page, selRunForm, what+": Escape closes the form")
+}
+
 // TestRunFormCallsTool opens the drawer, runs echo with a value typed in
 // the form, and sees its card succeed in the feed; an empty required
 // field is refused beside it first.
@@ -54,9 +64,14 @@ func TestRunFormCallsTool(t *testing.T) {
 	if err := page.Locator(selRunForm + ` [data-testid="run-submit"]`).Click(); err != nil {
 		t.Fatal(err)
 	}
-	waitGone(t, page, selRunForm, "the form closes once the call started")
-	waitTrue(t, page, `() => document.activeElement && document.activeElement.getAttribute('data-tool') === 'echo'`, nil, "focus back on Run")
+	// The form stays, focus on Run tool to send again, and the call's
+	// card arrives right under it (TestWorkbenchRunCardUnderForm).
+	waitFor(t, page, selRunForm+` [data-testid="run-card-slot"] [data-testid="invocation-card"][data-status="success"]`,
+		"a successful card under the form")
+	waitTrue(t, page, `() => document.activeElement && document.activeElement.getAttribute('data-testid') === 'run-submit'`, nil, "focus on Run tool")
 	press(t, page, "Escape")
+	waitGone(t, page, selRunForm, "Escape closes the form")
+	waitTrue(t, page, `() => document.activeElement && document.activeElement.getAttribute('data-tool') === 'echo'`, nil, "focus back on Run")
 	waitFor(t, page, `[data-testid="invocation-card"][data-status="success"]`, "a successful card in the feed")
 }
 
@@ -142,8 +157,8 @@ func TestRunFormDefaultsAndSendAnyway(t *testing.T) {
 		t.Fatal(err)
 	}
 	submit("run-submit")
-	waitGone(t, page, selRunForm, "{} starts the call")
-	first := `[data-testid="activity-feed"] [data-testid="invocation-card"][data-status="success"]`
+	startedUnderForm(t, page, "{} starts the call")
+	first := `[data-testid="drawer-invocations"] [data-testid="invocation-card"][data-status="success"]`
 	waitFor(t, page, first+` [data-testid="invocation-default"]`, "the card marks the filled default")
 	if got := text(t, page, first+` [data-testid="invocation-default"]`); got != "scale" {
 		t.Errorf("default marked: got %q, want scale", got)
@@ -169,8 +184,8 @@ func TestRunFormDefaultsAndSendAnyway(t *testing.T) {
 		"focus on the refused raw text")
 	checkAxe(t, page, "run form refused on the Raw JSON tab")
 	submit("run-send-anyway")
-	waitGone(t, page, selRunForm, "Send anyway starts the call")
-	warned := `[data-testid="activity-feed"] [data-testid="invocation-card"][data-status="success"] [data-testid="invocation-mismatch"][role="note"]`
+	startedUnderForm(t, page, "Send anyway starts the call")
+	warned := `[data-testid="drawer-invocations"] [data-testid="invocation-card"][data-status="success"] [data-testid="invocation-mismatch"][role="note"]`
 	waitVisible(t, page, warned, "the card notes the mismatch")
 	if got := text(t, page, warned); !strings.Contains(got, "/zoom") {
 		t.Errorf("mismatch note: got %q", got)

@@ -74,7 +74,7 @@ func TestDisableThenEnable(t *testing.T) {
 		in.waitStateAfter(t, mark, name, "connected")
 		waitAllChips(t, page, name, "connected")
 		want := fmt.Sprintf("%d tools", len(before.Capabilities.Tools))
-		if got := text(t, page, headerChipSel(name)+` [data-testid="chip-badge"]`); got != want {
+		if got := text(t, page, listChipSel(name)+` [data-testid="chip-badge"]`); got != want {
 			t.Errorf("badge after enabling: got %q, want %q", got, want)
 		}
 		waitVisible(t, page, drawer+` [data-testid="caps-tools"]`, "tools list after enabling")

@@ -34,7 +34,7 @@ func TestAttachConnectingThenConnected(t *testing.T) {
 		t.Fatalf("API toolCount: got 0, want the demo server's tools")
 	}
 	wantBadge := fmt.Sprintf("%d tools", st.ToolCount)
-	for _, sel := range []string{headerChipSel("slow"), rowSel("slow") + ` [data-testid="status-chip"]`} {
+	for _, sel := range []string{listChipSel("slow"), rowSel("slow") + ` [data-testid="status-chip"]`} {
 		if got := text(t, page, sel+` [data-testid="chip-badge"]`); got != wantBadge {
 			t.Errorf("%s badge: got %q, want %q", sel, got, wantBadge)
 		}
@@ -53,12 +53,12 @@ func TestAttachConnectingThenConnected(t *testing.T) {
 	} else if got := c.Tip["tooltip-last-sync"].Time; got == nil || *got != strconv.FormatInt(*st.LastSyncAt, 10) {
 		t.Errorf("tooltip last-sync data-time: got %v, want %d (the API's lastSyncAt)", deref(got), *st.LastSyncAt)
 	}
-	waitFor(t, page, headerChipSel("slow")+` [data-testid="tooltip-latency"]`, "tooltip latency after the first keep-alive probe")
+	waitFor(t, page, listChipSel("slow")+` [data-testid="tooltip-latency"]`, "tooltip latency after the first keep-alive probe")
 
-	if err := page.Locator(headerChipSel("slow") + " " + selChipButton).Hover(); err != nil {
+	if err := page.Locator(listChipSel("slow") + " " + selChipButton).Hover(); err != nil {
 		t.Fatalf("hover chip: %v", err)
 	}
-	waitVisible(t, page, headerChipSel("slow")+" "+selTooltip, "tooltip on hover")
+	waitVisible(t, page, listChipSel("slow")+" "+selTooltip, "tooltip on hover")
 }
 
 // T2 and T3: the server dies, the chip turns red with the error in the
@@ -104,7 +104,7 @@ func TestOutageThenAutoRetry(t *testing.T) {
 			t.Errorf("tooltip error: got %q, want it to show one of the API's errors %q", got, reported)
 		}
 		// Each failed attempt shows a countdown to the next one.
-		waitFor(t, page, headerChipSel(name)+" "+selTooltip+` [data-testid="tooltip-retry"][data-deadline]`, "retry countdown")
+		waitFor(t, page, listChipSel(name)+" "+selTooltip+` [data-testid="tooltip-retry"][data-deadline]`, "retry countdown")
 	})
 	if !ok {
 		return

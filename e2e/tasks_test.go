@@ -29,10 +29,12 @@ func TestTaskRunsFromTheDashboard(t *testing.T) {
 	if err := page.Locator(selRunForm + ` [data-testid="run-submit"]`).Click(); err != nil {
 		t.Fatal(err)
 	}
-	waitGone(t, page, selRunForm, "the form closes once the call started")
+	waitFor(t, page, selRunForm+` [data-testid="run-card-slot"] [data-testid="invocation-card"]`, "the call's card under the form")
+	press(t, page, "Escape")
+	waitGone(t, page, selRunForm, "Escape closes the form")
 	press(t, page, "Escape")
 
-	const card = `#activity-feed-list > [data-testid="invocation-card"]`
+	const card = `#calls-list [data-testid="call-card"] > [data-testid="invocation-card"]`
 	working := card + `[data-status="running"] [data-testid="invocation-task"][data-task-status="working"][role="status"]`
 	waitFor(t, page, working+` [data-testid="invocation-task-message"]`, "the card shows the task working with the server's message")
 	if got := text(t, page, working+` [data-testid="invocation-task-status"]`); got != "Task: working" {

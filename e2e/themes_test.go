@@ -47,7 +47,7 @@ func TestPresetsAccessible(t *testing.T) {
 				waitFor(t, page, fmt.Sprintf(`html[data-preset=%q][data-theme=%q]`, preset, theme), "preset applied")
 				waitAllChips(t, page, "s-connected", "connected")
 				waitAllChips(t, page, "s-error", "error")
-				waitCard(t, page, slow.ID, "cancelled")
+				openRowCard(t, page, slow.ID, "cancelled")
 				checkAxe(t, page, "page with cards")
 				openDrawer(t, page, "s-connected")
 				checkAxe(t, page, "drawer open")
@@ -66,7 +66,7 @@ func TestPresetsAccessible(t *testing.T) {
 					t.Fatal(err)
 				}
 				press(t, page, "Escape")
-				waitHidden(t, page, headerChipSel("s-connected")+" "+selTooltip, "Escape dismisses the tooltip")
+				waitHidden(t, page, listChipSel("s-connected")+" "+selTooltip, "Escape dismisses the tooltip")
 				openDrawer(t, page, "s-error")
 				checkAxe(t, page, "error drawer open")
 			})

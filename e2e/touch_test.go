@@ -17,8 +17,8 @@ func TestLongPressShowsTooltip(t *testing.T) {
 		Locale: playwright.String("en-US"), HasTouch: playwright.Bool(true), IsMobile: playwright.Bool(true),
 		Viewport: &playwright.Size{Width: 390, Height: 800}})
 	waitAllChips(t, page, name, "connected")
-	btn := page.Locator(headerChipSel(name) + " " + selChipButton)
-	tip := headerChipSel(name) + " " + selTooltip
+	btn := page.Locator(listChipSel(name) + " " + selChipButton)
+	tip := listChipSel(name) + " " + selTooltip
 	if visible(t, page, tip) {
 		t.Fatalf("tooltip visible before any touch")
 	}

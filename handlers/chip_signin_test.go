@@ -59,8 +59,8 @@ func dashboardDoc(t *testing.T, f *fixture, lang string) *goquery.Document {
 	return doc
 }
 
-// A server that waits for a sign-in has Sign in beside its header chip and
-// its row's chip: the drawer's plain form, posting to the same URL in a
+// A server that waits for a sign-in has Sign in beside its row's chip (the
+// header holds no chips): the drawer's plain form, posting to the same URL in a
 // new tab, inside the chip (so the stream's swaps of the chip carry it),
 // named for the server in every language; the tooltip points to it.
 func TestChipOffersSignInBesideIt(t *testing.T) {
@@ -74,8 +74,8 @@ func TestChipOffersSignInBesideIt(t *testing.T) {
 		t.Run(tt.lang, func(t *testing.T) {
 			doc := dashboardDoc(t, f, tt.lang)
 			buttons := doc.Find(`[data-testid="status-chip"] > [data-testid="chip-signin"]`)
-			if buttons.Length() != 2 {
-				t.Fatalf("got %d Sign in actions in chips, want one in the header and one in the list", buttons.Length())
+			if buttons.Length() != 1 {
+				t.Fatalf("got %d Sign in actions in chips, want one, in the list", buttons.Length())
 			}
 			ids := map[string]bool{}
 			buttons.Each(func(_ int, b *goquery.Selection) {
@@ -93,10 +93,10 @@ func TestChipOffersSignInBesideIt(t *testing.T) {
 				}
 				ids[b.AttrOr("id", "")] = true
 			})
-			if len(ids) != 2 || ids[""] {
-				t.Errorf("ids %v; want one per placement, so focus survives swaps", ids)
+			if len(ids) != 1 || ids[""] {
+				t.Errorf("ids %v; want an id, so focus survives swaps", ids)
 			}
-			hint := doc.Find(`#chips [data-testid="tooltip-auth"] [data-testid="tooltip-auth-hint"]`)
+			hint := doc.Find(`#server-list [data-testid="tooltip-auth"] [data-testid="tooltip-auth-hint"]`)
 			if got := hint.Text(); got != tt.hint {
 				t.Errorf("tooltip hint %q, want %q", got, tt.hint)
 			}
@@ -111,7 +111,7 @@ func TestChipSignInFollowsTheSignInOnPageEvents(t *testing.T) {
 	f, s := newChipSignInFixture(t, &domain.AuthStatus{State: domain.AuthSignInNeeded, MoreAccess: true})
 	stream := f.openPageEvents(t, http.Header{"Accept-Language": {"en"}})
 	fr, _ := stream.until(t, "the full state", func(fr sseFrame) bool { return isFullState(fragment(t, fr)) })
-	chip := fragment(t, fr).Find(`#chips [data-server="linear"]`)
+	chip := fragment(t, fr).Find(`#server-list [data-testid="status-chip"][data-server="linear"]`)
 	if got := chip.Find(`[data-testid="chip-signin"]`).AttrOr("data-kind", ""); got != views.ChipSignInMore {
 		t.Fatalf("kind %q, want %q; chip %q", got, views.ChipSignInMore, fr.Data)
 	}

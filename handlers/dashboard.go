@@ -28,7 +28,9 @@ func pageURLs() views.PageURLs {
 	return views.PageURLs{
 		Stylesheets: []string{PathStylesheet, PathStatic + "/css/drawer.css", PathStatic + "/css/cards.css",
 			PathStatic + "/css/run.css", PathStatic + "/css/themes.css",
-			PathStatic + "/css/approval.css", PathStatic + "/css/auth.css"},
+			PathStatic + "/css/approval.css", PathStatic + "/css/auth.css",
+			PathStatic + "/css/header.css", PathStatic + "/css/servers.css", PathStatic + "/css/calls.css",
+			PathStatic + "/css/charts.css", PathStatic + "/css/results.css", PathStatic + "/css/caps.css"},
 		Scripts: []string{
 			PathStatic + "/js/htmx-2.0.11.min.js",
 			PathStatic + "/js/htmx-ext-sse-2.2.4.js",
@@ -39,6 +41,9 @@ func pageURLs() views.PageURLs {
 			PathStatic + "/js/run.js",
 			PathStatic + "/js/approval.js",
 			PathStatic + "/js/elicitation.js",
+			PathStatic + "/js/header.js",
+			PathStatic + "/js/calls.js",
+			PathStatic + "/js/caps.js",
 		},
 		Events:      PathPageEvents,
 		Preferences: PathUIPreferences,
@@ -84,7 +89,11 @@ func (d *dashboardPage) show(c echo.Context) error {
 		Theme:  ch.theme,
 		Lang:   ch.lang,
 		Config: configState(d.config),
+		// The header summary's links narrow the list to one state group.
+		ServerFilter: c.QueryParam("state"),
+		Query:        c.QueryParams(),
 	})
+	props.Calls, props.EventsURL = callsSection(d.fleet, c.QueryParams())
 	var buf bytes.Buffer
 	if err := views.Page(props).Render(ch.context(c.Request().Context()), &buf); err != nil {
 		return fmt.Errorf("render dashboard: %w", err)

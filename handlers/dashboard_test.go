@@ -29,11 +29,14 @@ func TestDashboardRendersEveryServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := doc.Find(`header [data-testid="status-chip"][data-server="alpha"] .chip-badge`).Text(); got != "2 tools" {
+	if got := doc.Find(`[data-testid="server-list"] [data-testid="status-chip"][data-server="alpha"] .chip-badge`).Text(); got != "2 tools" {
 		t.Errorf("alpha badge %q, want 2 tools", got)
 	}
-	if got, _ := doc.Find(`header [data-server="beta"]`).Attr("data-state"); got != "connecting" {
+	if got, _ := doc.Find(`[data-testid="server-list"] [data-testid="status-chip"][data-server="beta"]`).Attr("data-state"); got != "connecting" {
 		t.Errorf("beta state %q, want connecting", got)
+	}
+	if got := doc.Find(`header [data-testid="header-summary"] .sum-long`).Text(); got != "2 servers1 connected0 failing1 starting" {
+		t.Errorf("header summary %q, want 2 servers, 1 connected, 0 failing, 1 starting", got)
 	}
 	if doc.Find(`[data-testid="demo-notice"]`).Length() != 1 {
 		t.Errorf("demo notice missing in demo mode")
@@ -163,7 +166,8 @@ func TestScriptsAreServed(t *testing.T) {
 	var srcs []string
 	doc.Find("script").Each(func(_ int, s *goquery.Selection) { srcs = append(srcs, s.AttrOr("src", "")) })
 	want := []string{"/static/js/htmx-2.0.11.min.js", "/static/js/htmx-ext-sse-2.2.4.js", "/static/js/app.js",
-		"/static/js/drawer.js", "/static/js/logs.js", "/static/js/cards.js", "/static/js/run.js", "/static/js/approval.js", "/static/js/elicitation.js"}
+		"/static/js/drawer.js", "/static/js/logs.js", "/static/js/cards.js", "/static/js/run.js", "/static/js/approval.js", "/static/js/elicitation.js",
+		"/static/js/header.js", "/static/js/calls.js", "/static/js/caps.js"}
 	if strings.Join(srcs, " ") != strings.Join(want, " ") {
 		t.Fatalf("scripts: got %v, want %v in this order", srcs, want)
 	}
@@ -175,5 +179,29 @@ func TestScriptsAreServed(t *testing.T) {
 	}
 	if got, _ := doc.Find(`[data-testid="live"]`).Attr("sse-connect"); got != handlers.PathPageEvents {
 		t.Errorf("sse-connect: got %q, want %q", got, handlers.PathPageEvents)
+	}
+}
+
+// TestDashboardStateFilter: the header summary's links (?state=failing)
+// narrow the server list; the address keeps the filter, so a reload or a
+// shared link shows the same list.
+func TestDashboardStateFilter(t *testing.T) {
+	f := newFixture(t)
+	f.connect(t, stdio("alpha"), domain.Capabilities{})
+	for _, tt := range []struct{ query, want string }{{"?state=failing", "failing"}, {"?state=nonsense", ""}, {"", ""}} {
+		status, body := f.do(t, http.MethodGet, handlers.PathDashboard+tt.query, nil)
+		if status != http.StatusOK {
+			t.Fatalf("GET /%s: %d", tt.query, status)
+		}
+		doc, err := goquery.NewDocumentFromReader(bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := doc.Find(`[data-testid="servers"]`).AttrOr("data-state-filter", "?"); got != tt.want {
+			t.Errorf("%q: list filter %q, want %q", tt.query, got, tt.want)
+		}
+		if got := doc.Find(`#header-summary [aria-current="true"]`).AttrOr("data-group", "?"); got != tt.want {
+			t.Errorf("%q: current summary link %q, want %q", tt.query, got, tt.want)
+		}
 	}
 }

@@ -115,6 +115,7 @@ func drawerURLs(name string) views.DrawerURLs {
 		AuthSignOut:  ServerPath(PathUIAuthSignOut, name),
 		AuthComplete: ServerPath(PathUIAuthComplete, name),
 		AuthClient:   ServerPath(PathUIAuthClient, name),
+		History:      historyURL(name),
 	}
 }
 

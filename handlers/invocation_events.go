@@ -40,66 +40,104 @@ func appendInvocationEvent(buf []byte, inv domain.Invocation) ([]byte, error) {
 	return appendJSONEvent(buf, invocationEvent, inv.Version, InvocationJSON(inv))
 }
 
-// pageCards keeps one page's feed current: which cards the page holds (by
-// version), so a change replaces a card it has and inserts one it lacks.
+// pageCards keeps one page's calls current: the rows its list holds (by
+// version), so a change replaces a row it has and inserts one it lacks
+// that matches the page's filters, and the cards open drawers hold.
 type pageCards struct {
-	feed  *invocationFeed
-	shown map[string]uint64
+	feed   *invocationFeed
+	filter views.CallsFilter
+	shown  map[string]uint64 // rows in the page's list
+	drawn  map[string]uint64 // calls drawers may hold, to replace rather than insert
 }
 
-func (f *invocationFeed) page() *pageCards {
+func (f *invocationFeed) page(filter views.CallsFilter) *pageCards {
 	if f == nil {
 		return nil
 	}
-	return &pageCards{feed: f, shown: map[string]uint64{}}
+	return &pageCards{feed: f, filter: filter, shown: map[string]uint64{}, drawn: map[string]uint64{}}
 }
 
-// appendFull replaces the page's feed with the scope's newest cards. The
-// subscription is taken before the listing, so a change in between
-// arrives afterwards and is applied by version.
+// appendFull replaces the page's list with the newest rows that match
+// its filters. The subscription is taken before the listing, so a change
+// in between arrives afterwards and is applied by version.
 func (p *pageCards) appendFull(ctx context.Context, out, html *bytes.Buffer) error {
 	if p == nil {
 		return nil
 	}
-	invs, err := p.feed.svc.List(ctx, p.feed.scope, domain.InvocationFilter{Limit: views.FeedLimit})
+	invs, err := p.feed.svc.List(ctx, p.feed.scope, p.filter.Domain(views.CallsLimit+1))
 	if err != nil {
 		return err
 	}
-	if len(invs) > views.FeedLimit {
-		invs = invs[:views.FeedLimit]
+	list := views.CallsListProps{OOB: true}
+	if len(invs) > views.CallsLimit {
+		invs = invs[:views.CallsLimit]
+		list.OlderURL = olderCallsURL(p.filter, invs[len(invs)-1].ID)
 	}
 	for _, inv := range invs {
 		p.shown[inv.ID] = inv.Version
+		p.drawn[inv.ID] = inv.Version
 	}
-	list := views.FeedProps{Cards: p.feed.cards.list(invs, views.CardInFeed), OOB: true}
-	return appendHTMLEvent(ctx, out, html, sseEvent, views.FeedList(list))
+	if p.filter != (views.CallsFilter{}) {
+		// Drawers list a server's newest calls whatever the page's
+		// filters, so they learn the newest calls apart.
+		all, err := p.feed.svc.List(ctx, p.feed.scope, domain.InvocationFilter{Limit: views.CallsLimit})
+		if err != nil {
+			return err
+		}
+		for _, inv := range all {
+			p.drawn[inv.ID] = inv.Version
+		}
+	}
+	list.Rows = callRows(invs)
+	return appendHTMLEvent(ctx, out, html, sseEvent, views.CallsList(list))
 }
 
-// appendChanges swaps each changed card in the feed and, when that
-// server's drawer is open, in the drawer.
+// appendChanges swaps each changed call's row in the list (or inserts it
+// when it matches the filters), its card where one is open in the list,
+// and its card where that server's drawer is open.
 func (p *pageCards) appendChanges(ctx context.Context, out, html *bytes.Buffer, invs []domain.Invocation) error {
 	if p == nil {
 		return nil
 	}
 	for _, inv := range invs {
-		v, known := p.shown[inv.ID]
+		if err := p.appendRow(ctx, out, html, inv); err != nil {
+			return err
+		}
+		v, known := p.drawn[inv.ID]
 		if known && inv.Version <= v {
 			continue
 		}
-		p.shown[inv.ID] = inv.Version
-		feed := p.feed.cards.props(inv, views.CardInFeed, known)
+		p.drawn[inv.ID] = inv.Version
 		drawer := p.feed.cards.props(inv, views.CardInDrawer, known)
-		var fc, dc = views.InvocationCard(feed), views.InvocationCard(drawer)
+		dc := views.InvocationCard(drawer)
 		if !known {
-			fc = views.CardInsert(views.CardInsertProps{ListID: views.FeedListID, Card: feed})
 			dc = views.CardInsert(views.CardInsertProps{ListID: views.DrawerFeedListID(inv.ServerName), Card: drawer})
-		}
-		if err := appendHTMLEvent(ctx, out, html, sseEvent, fc); err != nil {
-			return err
 		}
 		if err := appendHTMLEvent(ctx, out, html, views.DrawerEvent(inv.ServerName), dc); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// appendRow replaces inv's row, or inserts it at the top when the list
+// lacks it and it matches the filters; then it sends the open card's new
+// content on the call's own event, which only an open card listens to.
+func (p *pageCards) appendRow(ctx context.Context, out, html *bytes.Buffer, inv domain.Invocation) error {
+	v, known := p.shown[inv.ID]
+	switch {
+	case known && inv.Version <= v:
+		return nil
+	case !known && !p.filter.Matches(inv):
+		return nil
+	}
+	p.shown[inv.ID] = inv.Version
+	row := views.CallRow(callRow(inv, true))
+	if !known {
+		row = views.CallInsert(callRow(inv, false))
+	}
+	if err := appendHTMLEvent(ctx, out, html, sseEvent, row); err != nil {
+		return err
+	}
+	return appendHTMLEvent(ctx, out, html, views.CallEvent(inv.ID), views.CallCardBody(p.feed.cards.callCard(inv)))
 }

@@ -139,37 +139,18 @@ func (u *invocationUI) stop(c echo.Context) error {
 	return c.NoContent(http.StatusNoContent)
 }
 
-// history renders the filtered, paginated stored calls; with view=drawer,
-// a server's recent calls for its drawer.
+// history renders a server's recent calls for its drawer. The page's
+// own list of calls is the Calls section (calls_ui.go).
 func (u *invocationUI) history(c echo.Context) error {
-	if c.QueryParam("view") == "drawer" {
-		f := domain.InvocationFilter{ServerName: c.QueryParam("server"), Limit: views.DrawerFeedLimit}
-		invs, err := u.svc.List(c.Request().Context(), u.scope, f)
-		if err != nil {
-			return err
-		}
-		if len(invs) > f.Limit {
-			invs = invs[:f.Limit]
-		}
-		return u.render(c, views.DrawerFeed(views.FeedProps{Cards: u.cards.list(invs, views.CardInDrawer)}))
-	}
-	f, err := historyFilter(c, 20)
+	f := domain.InvocationFilter{ServerName: c.QueryParam("server"), Limit: views.DrawerFeedLimit}
+	invs, err := u.svc.List(c.Request().Context(), u.scope, f)
 	if err != nil {
 		return err
 	}
-	invs, next, err := listPage(c, u.svc, u.scope, f)
-	if err != nil {
-		return err
+	if len(invs) > f.Limit {
+		invs = invs[:f.Limit]
 	}
-	p := views.HistoryProps{Server: f.ServerName, Tool: f.Tool, Status: string(f.Status),
-		Servers: u.cards.fleet.Names(), Statuses: statusList, Cards: u.cards.list(invs, views.CardInHistory),
-		PageOnly: c.QueryParam("before") != ""}
-	if next != nil {
-		q := c.QueryParams()
-		q.Set("before", *next)
-		p.OlderURL = PathUIHistory + "?" + q.Encode()
-	}
-	return u.render(c, views.History(p))
+	return u.render(c, views.DrawerFeed(views.FeedProps{Cards: u.cards.list(invs, views.CardInDrawer)}))
 }
 
 // render writes a buffered fragment in the person's language.

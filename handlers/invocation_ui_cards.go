@@ -20,9 +20,6 @@ type cardRenderer struct {
 // props builds one card; oob marks it as a replacement of the one shown.
 func (r *cardRenderer) props(inv domain.Invocation, place views.CardPlace, oob bool) views.InvocationCardProps {
 	in := views.CardInput{Place: place, URLs: r.urls(inv.ID, inv.ServerName), OOB: oob}
-	if st, err := r.fleet.Status(inv.ServerName); err == nil {
-		in.Server = &st
-	}
 	if caps, err := r.fleet.Capabilities(inv.ServerName); err == nil {
 		for i := range caps.Tools {
 			if caps.Tools[i].Name == inv.Tool {

@@ -177,9 +177,6 @@ var statusNames = map[domain.InvocationStatus]struct{}{
 
 var sourceNames = map[string]struct{}{domain.SourceDashboard: {}, domain.SourceAPI: {}, domain.SourceGateway: {}}
 
-// statusList is the statuses in their natural order, for the filter.
-var statusList = []string{"pending", "awaiting_approval", "running", "success", "error", "cancelled", "denied"}
-
 // listPage asks for one more than the limit to learn whether an older
 // page exists. It also drops anything up to and including Before itself,
 // so a store that ignores Before still pages correctly.

@@ -226,7 +226,7 @@ func TestEventsCarryInvocationFrames(t *testing.T) {
 	}
 }
 
-func TestPageEventsSwapCards(t *testing.T) {
+func TestPageEventsSwapCallRows(t *testing.T) {
 	f := newInvFixture(t)
 	release := make(chan struct{})
 	f.sess.OnCall(func(ctx context.Context, tool string, args json.RawMessage, progress func(domain.Progress)) (json.RawMessage, error) {
@@ -234,29 +234,35 @@ func TestPageEventsSwapCards(t *testing.T) {
 		return json.RawMessage(`{"content":[{"type":"text","text":"**done**"}]}`), nil
 	})
 	s := f.openPageEvents(t, nil)
-	s.until(t, "the empty feed", func(fr sseFrame) bool {
-		return fr.Event == "status" && fragment(t, fr).Find(`#activity-feed-list[hx-swap-oob]`).Length() == 1
+	s.until(t, "the empty list", func(fr sseFrame) bool {
+		return fr.Event == "status" && fragment(t, fr).Find(`#calls-list[hx-swap-oob]`).Length() == 1
 	})
 	_, body := f.post(t, handlers.ToolCallPath("demo", "echo"), `{}`)
 	inv := decode[handlers.InvocationDTO](t, body)
-	ins, _ := s.until(t, "the card's insert", func(fr sseFrame) bool {
-		return fr.Event == "status" && fragment(t, fr).Find(`[hx-swap-oob="afterbegin:#activity-feed-list"] [data-invocation="`+inv.ID+`"]`).Length() == 1
+	ins, _ := s.until(t, "the row's insert", func(fr sseFrame) bool {
+		return fr.Event == "status" && fragment(t, fr).Find(`[hx-swap-oob="afterbegin:#calls-list"] [data-testid="call-row"][data-invocation="`+inv.ID+`"]`).Length() == 1
 	})
-	if got := fragment(t, ins).Find(`[data-testid="invocation-card"]`).AttrOr("id", ""); got != "inv-"+inv.ID {
-		t.Errorf("card id: got %q", got)
+	if got := fragment(t, ins).Find(`[data-testid="call-row"]`).AttrOr("id", ""); got != "callrow-"+inv.ID {
+		t.Errorf("row id: got %q", got)
+	}
+	if n := fragment(t, ins).Find(`[data-testid="invocation-card"]`).Length(); n != 0 {
+		t.Errorf("the insert carries %d cards, want rows only", n)
 	}
 	close(release)
-	done, _ := s.until(t, "the card's replacement as done", func(fr sseFrame) bool {
-		d := fragment(t, fr)
-		return fr.Event == "status" && d.Find(`#inv-`+inv.ID+`[hx-swap-oob="outerHTML"][data-status="success"]`).Length() == 1
+	s.until(t, "the row's replacement as done", func(fr sseFrame) bool {
+		return fr.Event == "status" && fragment(t, fr).Find(`#callrow-`+inv.ID+`[hx-swap-oob="outerHTML"][data-status="success"]`).Length() == 1
 	})
-	if fragment(t, done).Find(`[data-testid="content-text"] strong`).Text() != "done" {
-		t.Errorf("result not rendered in the swap: %s", done.Data)
+	// The card opened under the row listens to the call's own event.
+	card, _ := s.until(t, "the open card's content as done", func(fr sseFrame) bool {
+		return fr.Event == "call-"+inv.ID && fragment(t, fr).Find(`#hinv-`+inv.ID+`[data-status="success"]`).Length() == 1
+	})
+	if fragment(t, card).Find(`[data-testid="content-text"] strong`).Text() != "done" {
+		t.Errorf("result not rendered in the card's event: %s", card.Data)
 	}
 
-	// A stream that starts later lists the stored card in its first feed.
+	// A stream that starts later lists the stored row in its first list.
 	s2 := f.openPageEvents(t, nil)
-	s2.until(t, "the stored card", func(fr sseFrame) bool {
-		return fr.Event == "status" && fragment(t, fr).Find(`#activity-feed-list[hx-swap-oob] #inv-`+inv.ID).Length() == 1
+	s2.until(t, "the stored row", func(fr sseFrame) bool {
+		return fr.Event == "status" && fragment(t, fr).Find(`#calls-list[hx-swap-oob] #callrow-`+inv.ID).Length() == 1
 	})
 }

@@ -59,6 +59,12 @@ type Options struct {
 	// ServerLogs keeps servers' log messages for their drawers and asks
 	// servers for a level; nil shows no log messages.
 	ServerLogs *domain.ServerLogs
+	// History holds servers' state changes and probe samples for the
+	// uptime strip and latency sparklines; nil draws no history.
+	History *domain.History
+	// CallStats counts stored calls per minute for the calls chart; nil
+	// draws no chart.
+	CallStats domain.CallStats
 	// Gateway serves MCP to AI clients at PathMCP; nil serves none.
 	Gateway MCPGateway
 	// Catalog translates the dashboard; nil loads the embedded one.

@@ -19,9 +19,9 @@ func TestDashboardTellsTimeByOptionsNow(t *testing.T) {
 	f.connect(t, stdio("alpha"), domain.Capabilities{Tools: []domain.Tool{{Name: "a"}}})
 
 	doc := f.dashboardIn(t, "en")
-	sync := doc.Find(`header [data-server="alpha"] [data-testid="tooltip-last-sync"] time`).First()
+	sync := doc.Find(`[data-testid="server-list"] [data-server="alpha"] [data-testid="tooltip-last-sync"] time`).First()
 	if sync.Length() == 0 {
-		t.Fatal("alpha's header chip has no last-sync time")
+		t.Fatal("alpha's list chip has no last-sync time")
 	}
 	if got := sync.Text(); got != "3 minutes ago" {
 		t.Errorf("last sync %q, want %q", got, "3 minutes ago")

@@ -36,15 +36,18 @@ type pageEvents struct {
 	// elicitations keeps open drawers' questions of no call live
 	// (page_events_elicitations.go); nil shows none.
 	elicitations *domain.Elicitations
+	// charts tells the pictures when to redraw and gives tooltips their
+	// last probes (chart_events.go); nil draws none.
+	charts *charts
 	// demo is how the process began, for the demo notice, which goes away
 	// when a settings file replaces the demo.
 	demo views.DemoProps
 }
 
 // stream first sends the full current state, which replaces the header
-// chips and the whole list so a page that reconnects heals from anything
+// summary and the whole list so a page that reconnects heals from anything
 // it missed. Then each coalesced batch becomes one event per server,
-// swapping its header chip and its row from that one snapshot. A batch
+// swapping its row from that one snapshot, and the summary's counts. A batch
 // that adds or removes a server sends the full state instead, since a
 // per-server swap has no element to land on.
 func (p *pageEvents) stream(c echo.Context) error {
@@ -59,7 +62,7 @@ func (p *pageEvents) stream(c echo.Context) error {
 			}
 		}()
 	}
-	rctx := p.prefs.resolve(c).context(ctx)
+	rctx := views.WithProbeSource(p.prefs.resolve(c).context(ctx), p.charts.probeSource())
 
 	sub := p.hub.Subscribe()
 	defer sub.Close()
@@ -73,7 +76,7 @@ func (p *pageEvents) stream(c echo.Context) error {
 		defer stop()
 		reloads = ch
 	}
-	feed := p.cards.page()
+	feed := p.cards.page(views.ParseCallsFilter(c.QueryParams()))
 	// Subscribe queued every current snapshot; the full state below covers
 	// them, and the version check skips them when they arrive.
 	shown := map[string]domain.Status{}
@@ -82,6 +85,7 @@ func (p *pageEvents) stream(c echo.Context) error {
 	}
 	logs, wake := p.logs.watch(ctx, reloads, shown)
 	asks, wake := watchElicitations(ctx, p.elicitations, wake, shown)
+	pics, wake := p.charts.watch(ctx, wake)
 
 	w := c.Response()
 	h := w.Header()
@@ -120,7 +124,7 @@ func (p *pageEvents) stream(c echo.Context) error {
 			out.Write(ping)
 			continue
 		}
-		reloaded := logs.reloaded(asks.woke(woke))
+		reloaded := logs.reloaded(asks.woke(pics.woke(woke)))
 		if err := feed.appendChanges(rctx, &out, &html, invs); err != nil {
 			return err
 		}
@@ -129,7 +133,7 @@ func (p *pageEvents) stream(c echo.Context) error {
 		if setChanged {
 			err = p.appendFull(rctx, &out, &html, shown)
 		} else {
-			err = p.appendUpdates(rctx, &out, &html, changed)
+			err = p.appendUpdates(rctx, &out, &html, changed, shown)
 		}
 		if err != nil {
 			return err
@@ -137,6 +141,7 @@ func (p *pageEvents) stream(c echo.Context) error {
 		if err := logs.appendChanged(rctx, &out, &html, shown, p.now()); err != nil {
 			return err
 		}
+		pics.appendChanged(&out, shown, invs, p.now())
 		if err := asks.appendChanged(rctx, &out, &html, shown); err != nil {
 			return err
 		}
@@ -220,10 +225,15 @@ func (p *pageEvents) appendFull(ctx context.Context, out, html *bytes.Buffer, sh
 	return nil
 }
 
-func (p *pageEvents) appendUpdates(ctx context.Context, out, html *bytes.Buffer, changed []domain.Status) error {
+// appendUpdates sends one event per changed server; the last also carries
+// the header summary, counted over every server the page shows.
+func (p *pageEvents) appendUpdates(ctx context.Context, out, html *bytes.Buffer, changed []domain.Status, shown map[string]domain.Status) error {
 	now := p.now()
-	for _, st := range changed {
+	for i, st := range changed {
 		u := views.NewServerUpdateProps(st, now, drawerURL(st.ServerName))
+		if i == len(changed)-1 {
+			u = u.WithSummary(sortedList(shown))
+		}
 		if err := appendHTMLEvent(ctx, out, html, sseEvent, views.ServerUpdate(u)); err != nil {
 			return err
 		}

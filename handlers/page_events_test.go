@@ -21,9 +21,16 @@ import (
 // frames like openEvents does for the JSON stream.
 func (f *fixture) openPageEvents(t *testing.T, header http.Header) *sseStream {
 	t.Helper()
+	return f.openPageEventsAt(t, handlers.PathPageEvents, header)
+}
+
+// openPageEventsAt opens the page stream at path, which may carry the
+// call list's filters as the page's address gives them.
+func (f *fixture) openPageEventsAt(t *testing.T, path string, header http.Header) *sseStream {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, f.srv.URL+handlers.PathPageEvents, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, f.srv.URL+path, nil)
 	if err != nil {
 		t.Fatalf("new request: %v", err)
 	}
@@ -32,11 +39,11 @@ func (f *fixture) openPageEvents(t *testing.T, header http.Header) *sseStream {
 	}
 	resp, err := f.srv.Client().Do(req)
 	if err != nil {
-		t.Fatalf("GET %s: %v", handlers.PathPageEvents, err)
+		t.Fatalf("GET %s: %v", path, err)
 	}
 	if resp.StatusCode != http.StatusOK {
 		resp.Body.Close()
-		t.Fatalf("GET %s: status %d, want 200", handlers.PathPageEvents, resp.StatusCode)
+		t.Fatalf("GET %s: status %d, want 200", path, resp.StatusCode)
 	}
 	s := &sseStream{header: resp.Header, frames: make(chan sseFrame), cancel: cancel}
 	go func() {
@@ -83,8 +90,8 @@ func (f *fixture) openPageEvents(t *testing.T, header http.Header) *sseStream {
 // fragment parses a frame's data as htmx does: as template content.
 func fragment(t *testing.T, fr sseFrame) *goquery.Document {
 	t.Helper()
-	if fr.Event != "status" && !strings.HasPrefix(fr.Event, "drawer-") {
-		t.Fatalf("event: got %q, want status or drawer-<key>; frame %q", fr.Event, fr.Raw)
+	if fr.Event != "status" && !strings.HasPrefix(fr.Event, "drawer-") && !strings.HasPrefix(fr.Event, "call-") {
+		t.Fatalf("event: got %q, want status, drawer-<key> or call-<id>; frame %q", fr.Event, fr.Raw)
 	}
 	for _, line := range strings.Split(fr.Raw, "\n") {
 		if !strings.HasPrefix(line, "event: ") && !strings.HasPrefix(line, "data: ") {
@@ -99,7 +106,7 @@ func fragment(t *testing.T, fr sseFrame) *goquery.Document {
 }
 
 func isFullState(doc *goquery.Document) bool {
-	return doc.Find(`#chips[hx-swap-oob]`).Length() == 1 && doc.Find(`#server-list[hx-swap-oob]`).Length() == 1
+	return doc.Find(`#header-summary[hx-swap-oob]`).Length() == 1 && doc.Find(`#server-list[hx-swap-oob]`).Length() == 1
 }
 
 func TestPageEventsStartWithFullState(t *testing.T) {
@@ -118,16 +125,19 @@ func TestPageEventsStartWithFullState(t *testing.T) {
 	if !isFullState(doc) {
 		t.Fatalf("first event is not the full state: %s", doc.Text())
 	}
-	if got := doc.Find(`#chips [data-testid="status-chip"]`).Length(); got != 2 {
-		t.Errorf("header chips: got %d, want 2", got)
+	if got := doc.Find(`#server-list [data-testid="status-chip"]`).Length(); got != 2 {
+		t.Errorf("list chips: got %d, want 2", got)
 	}
-	if got := doc.Find(`#chips [data-server="alpha"] [data-testid="chip-badge"]`).Text(); got != "1 ferramenta" {
+	if got := doc.Find(`#header-summary #summary-all .sum-long`).Text(); got != "2 servidores" {
+		t.Errorf("summary: got %q, want the Portuguese %q", got, "2 servidores")
+	}
+	if got := doc.Find(`#server-list [data-server="alpha"] [data-testid="chip-badge"]`).Text(); got != "1 ferramenta" {
 		t.Errorf("alpha badge: got %q, want the Portuguese %q", got, "1 ferramenta")
 	}
 	if got := doc.Find(`[data-testid="server-row"]`).Length(); got != 2 {
 		t.Errorf("rows: got %d, want 2", got)
 	}
-	if got, _ := doc.Find(`#chips [data-server="alpha"] [data-testid="chip-button"]`).Attr("hx-get"); got != "/ui/servers/alpha/drawer" {
+	if got, _ := doc.Find(`#server-list [data-server="alpha"] [data-testid="chip-button"]`).Attr("hx-get"); got != "/ui/servers/alpha/drawer" {
 		t.Errorf("chip button hx-get: got %q", got)
 	}
 }
@@ -142,7 +152,7 @@ func TestPageEventsEmptyFleetStillStartsWithFullState(t *testing.T) {
 
 // TestPageEventsHealErrorInOneSwap walks error -> connecting -> connected
 // and checks that the swap saying connected carries no trace of the error
-// (a connect clears every error), in the chip and the row alike.
+// (a connect clears every error), in the row's chip and the summary alike.
 func TestPageEventsHealErrorInOneSwap(t *testing.T) {
 	f := newFixture(t)
 	f.attach(t, stdio("flaky"))
@@ -152,15 +162,18 @@ func TestPageEventsHealErrorInOneSwap(t *testing.T) {
 
 	f.conn.Next(t).Fail(&domain.ConnError{Category: domain.CategoryRefused, Err: errors.New("connection refused")})
 	fr, _ := s.until(t, "an error swap", func(fr sseFrame) bool {
-		return fragment(t, fr).Find(`#chip-h-`+key+`[data-state="error"]`).Length() == 1
+		return fragment(t, fr).Find(`#chip-r-`+key+`[data-state="error"]`).Length() == 1
 	})
 	doc := fragment(t, fr)
 	if isFullState(doc) {
 		t.Errorf("a transition of a known server sent the full state")
 	}
-	chip := doc.Find("#chip-h-" + key)
-	if got, _ := chip.Attr("hx-swap-oob"); got != "outerHTML" {
-		t.Errorf("chip hx-swap-oob: got %q, want outerHTML", got)
+	chip := doc.Find("#chip-r-" + key)
+	if got, _ := doc.Find("#row-" + key).Attr("hx-swap-oob"); got != "outerHTML" {
+		t.Errorf("row hx-swap-oob: got %q, want outerHTML", got)
+	}
+	if got := doc.Find(`#header-summary[hx-swap-oob] #summary-failing .sum-long`).Text(); got != "1 failing" {
+		t.Errorf("summary: got %q, want 1 failing", got)
 	}
 	if got := chip.Find(`[data-testid="chip-badge"]`).Text(); got != "error: refused" {
 		t.Errorf("badge: got %q, want error: refused", got)
@@ -176,17 +189,20 @@ func TestPageEventsHealErrorInOneSwap(t *testing.T) {
 	f.clock.Advance(time.Second)
 	f.conn.Next(t).Succeed(domaintest.NewSession(domain.Capabilities{Tools: []domain.Tool{{Name: "a"}, {Name: "b"}}}))
 	fr, _ = s.until(t, "a connected swap", func(fr sseFrame) bool {
-		return fragment(t, fr).Find(`#chip-h-`+key+`[data-state="connected"]`).Length() == 1
+		return fragment(t, fr).Find(`#chip-r-`+key+`[data-state="connected"]`).Length() == 1
 	})
 	doc = fragment(t, fr)
 	for _, sel := range []string{`[data-state="error"]`, `.dot-error`, `[data-testid="tooltip-error"]`, `[data-testid="tooltip-category"]`,
 		`[data-testid="tooltip-last-error-at"]`, `[data-testid="tooltip-retry"]`} {
-		if n := doc.Find(sel).Length(); n != 0 {
+		if n := doc.Find("#row-" + key).Find(sel).Length(); n != 0 {
 			t.Errorf("connected swap still has %d × %s", n, sel)
 		}
 	}
 	if got := doc.Find("#row-" + key + ` [data-testid="row-counts"]`).Text(); !strings.Contains(got, "2 tools") {
 		t.Errorf("row counts: got %q, want 2 tools", got)
+	}
+	if got := doc.Find(`#summary-failing .sum-long`).Text(); got != "0 failing" {
+		t.Errorf("summary after the reconnect: got %q, want 0 failing", got)
 	}
 
 	// The open drawer's header follows from the same snapshot, as the
@@ -233,7 +249,7 @@ func TestPageEventsFullStateWhenServersChange(t *testing.T) {
 
 	f.attach(t, stdio("gamma"))
 	fr, _ = s.until(t, "a full state with gamma", func(fr sseFrame) bool { return isFullState(fragment(t, fr)) })
-	if fragment(t, fr).Find(`#chips [data-server="gamma"]`).Length() != 1 {
+	if fragment(t, fr).Find(`#server-list [data-testid="server-row"][data-server="gamma"]`).Length() != 1 {
 		t.Errorf("the full state after an addition lacks gamma")
 	}
 }
@@ -279,7 +295,7 @@ func TestPageEventsUseStoredLanguage(t *testing.T) {
 	f := newFixture(t, func(o *handlers.Options) { o.Preferences = store })
 	f.connect(t, stdio("alpha"), domain.Capabilities{})
 	doc := fragment(t, f.openPageEvents(t, http.Header{"Accept-Language": {"pt-BR"}}).next(t))
-	if got := doc.Find(`#chips [data-testid="chip-badge"]`).Text(); got != "0 个工具" {
+	if got := doc.Find(`#server-list [data-testid="chip-badge"]`).Text(); got != "0 个工具" {
 		t.Errorf("badge: got %q, want the stored language's %q", got, "0 个工具")
 	}
 }

@@ -54,14 +54,24 @@ const (
 	PathPromptGet    = PathServer + "/prompts/:" + promptParam + "/get"
 	PathComplete     = PathServer + "/complete"
 
-	PathUIRunForm         = PathUIServer + "/tools/:" + toolParam + "/run" // GET: the form; POST: start the call
+	// The drawer's Read and Get: HTML fragments over the same reads.
+	PathUIResourceRead     = PathUIServer + "/resources/read"                        // GET ?uri=: the contents, rendered
+	PathUIPromptGet        = PathUIServer + "/prompts/:" + promptParam               // GET: the argument form; POST: the messages
+	PathUIPromptComplete   = PathUIServer + "/prompts/:" + promptParam + "/complete" // GET ?complete=arg&arg.x=…: <option>s
+	PathUITemplate         = PathUIServer + "/templates"                             // GET ?template=: the form that fills its variables
+	PathUITemplateRead     = PathUITemplate + "/read"                                // POST ?template= with arg.<var>=…: the resource, rendered
+	PathUITemplateComplete = PathUITemplate + "/complete"                            // GET ?template=&complete=var&arg.x=…: <option>s
+
+	PathUIRunForm         = PathUIServer + "/tools/:" + toolParam + "/run" // GET: the form (?from=<invocation id>: filled with that call's arguments); POST: start the call
 	PathUIInvocation      = "/ui/invocations/:" + idParam                  // GET: one card, or ?item=N one content item in full
 	PathUIInvocationCopy  = PathUIInvocation + "/copy"                     // GET ?part=arguments|result: the full text, for the clipboard
 	PathUIInvocationRead  = PathUIInvocation + "/read"                     // GET ?uri=: a linked resource's preview
 	PathUIInvocationMedia = PathUIInvocation + "/media"                    // GET ?item=N: an image, audio or blob item's bytes
 	PathUIInvocationRetry = PathUIInvocation + "/retry"
 	PathUIInvocationStop  = PathUIInvocation + "/stop"
-	PathUIHistory         = "/ui/history" // the stored calls, filtered
+	PathUIHistory         = "/ui/history"                     // ?view=drawer&server=: a server's recent calls, for its drawer
+	PathUICalls           = "/ui/calls"                       // GET ?before=id and the page's filters: the call list's older rows
+	PathUICallCard        = "/ui/calls/:" + idParam + "/card" // GET: a call's card, opened from its row
 
 	// PathSignIn is the sign-in page (GET) and form (POST): the one page
 	// served without the access token.
@@ -135,6 +145,13 @@ const (
 	PathUILogLevel     = PathUIServer + "/logs/level" // POST form level=...
 )
 
+// The pictures (charts.go): a server's history section for its drawer, and
+// the calls-per-minute chart for the page's filters.
+const (
+	PathUIServerHistory = PathUIServer + "/history" // GET: the uptime strip and latency sparklines
+	PathUICallsChart    = "/ui/charts/calls"        // GET ?server=&source=: the chart, bars linking to the list
+)
+
 const (
 	nameParam   = "name"
 	toolParam   = "tool"
@@ -154,7 +171,8 @@ func ServerPath(pattern, name string) string {
 // put them in each render's context.
 var viewLinks = views.Links{History: PathUIHistory, RunForm: RunFormPath, Connect: PathConnect,
 	Elicitations: func(server string) string { return ServerPath(PathUIServerElicitations, server) },
-	SignIn:       func(server string) string { return ServerPath(PathUIAuthStart, server) }}
+	SignIn:       func(server string) string { return ServerPath(PathUIAuthStart, server) },
+	ResourceRead: UIResourceReadPath, PromptGet: UIPromptGetPath, TemplateForm: UITemplatePath}
 
 // register adds every route. It is the one route table of the binary.
 func register(e *echo.Echo, opts Options, signIn *signInPage) {
@@ -222,6 +240,8 @@ func register(e *echo.Echo, opts Options, signIn *signInPage) {
 		e.POST(PathUIInvocationRetry, ui.retry)
 		e.POST(PathUIInvocationStop, ui.stop)
 		e.GET(PathUIHistory, ui.history)
+		e.GET(PathUICalls, ui.olderCalls)
+		e.GET(PathUICallCard, ui.callCard)
 	}
 
 	// Resources, prompts and completions: reads that pass straight to a server.
@@ -229,6 +249,7 @@ func register(e *echo.Echo, opts Options, signIn *signInPage) {
 	e.GET(PathResourceRead, reads.readResource)
 	e.POST(PathPromptGet, reads.getPrompt)
 	e.POST(PathComplete, reads.complete)
+	registerReadUI(e, opts, prefs)
 
 	// The run form that starts a tool call from the drawer.
 	if opts.Invocations != nil {
@@ -257,6 +278,9 @@ func register(e *echo.Echo, opts Options, signIn *signInPage) {
 
 	// Servers' log messages.
 	registerServerLogs(e, opts, drawer, pageStream)
+
+	// The pictures: uptime, latency and calls per minute.
+	registerCharts(e, opts, prefs, pageStream)
 
 	// Client tokens and the Connect page.
 	registerConnect(e, opts, signIn.prefs)

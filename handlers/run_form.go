@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -20,22 +21,52 @@ import (
 const conversationCookie = "sb_conversation"
 
 // runForm serves the dialog that calls a tool from the drawer and starts
-// the calls it submits. The card itself reaches the page through the feed.
+// the calls it submits. The card itself reaches the page through the
+// event stream; the drawer puts it under the form that started it.
 type runForm struct {
 	invocations *domain.Invocations
 	scope       domain.Scope
 	ui          *drawerUI // rendering in the page's language, and its toast
 }
 
-// show renders the form of one tool, prefilled with the schema's defaults.
+// show renders the form of one tool, prefilled with the schema's
+// defaults, or, for Edit and re-run (?from=<invocation id>), with the
+// arguments that call sent.
 func (r *runForm) show(c echo.Context) error {
 	server, tool, err := r.tool(c)
 	if err != nil {
 		return err
 	}
-	return r.ui.render(c, http.StatusOK, views.RunForm(views.NewRunFormProps(views.RunFormInput{
-		Server: server, Tool: tool, Action: RunFormPath(server, tool.Name),
-	})))
+	in := views.RunFormInput{Server: server, Tool: tool, Action: RunFormPath(server, tool.Name)}
+	if id := c.QueryParam(views.RunFromParam); id != "" {
+		if err := r.prefill(c, id, &in); err != nil {
+			return err
+		}
+	}
+	return r.ui.render(c, http.StatusOK, views.RunForm(views.NewRunFormProps(in)))
+}
+
+// prefill fills the form with the arguments call id sent: in the fields
+// when each has one, else on the Raw JSON tab. A call of another server
+// or tool is not found here, so a link cannot mix one tool's form with
+// another's arguments.
+func (r *runForm) prefill(c echo.Context, id string, in *views.RunFormInput) error {
+	inv, err := r.invocations.Get(c.Request().Context(), r.scope, id)
+	if err != nil {
+		return err
+	}
+	if inv.ServerName != in.Server || inv.Tool != in.Tool.Name {
+		return fmt.Errorf("call %q of %s/%s: %w", id, in.Server, in.Tool.Name, domain.ErrInvocationNotFound)
+	}
+	values, fits := views.RunValuesFromArgs(views.RunFieldsFromSchema(in.Tool.InputSchema), inv.Arguments)
+	in.Raw = views.RunRawFromArgs(inv.Arguments)
+	in.AsTask = inv.Task != nil
+	if fits {
+		in.Values = values
+	} else {
+		in.Mode = views.RunModeRaw
+	}
+	return nil
 }
 
 // submit builds the arguments (from the fields, coerced per schema, or
@@ -97,8 +128,10 @@ func (r *runForm) submit(c echo.Context) error {
 	case err != nil:
 		return err
 	}
+	again := views.NewRunFormProps(in)
+	again.StartedID = inv.ID
 	return r.ui.render(c, http.StatusOK, views.RunStarted(views.RunStartedProps{
-		StatusID: views.RunStatusID(server, tool.Name), Tool: tool.Name, InvocationID: inv.ID}))
+		StatusID: views.RunStatusID(server, tool.Name), Tool: tool.Name, InvocationID: inv.ID, Form: again}))
 }
 
 // refuse shows the form again with what is wrong.

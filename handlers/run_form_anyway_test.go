@@ -114,7 +114,7 @@ func TestRunFormRawRefusalKeepsTextAndSendsAnyway(t *testing.T) {
 	if got := <-calls; string(got) != `{"thoughtNumber":"2","scale":"huge"}` {
 		t.Errorf("sent %s, want the arguments as typed", got)
 	}
-	id := r.doc.Find(`[data-testid="run-done"]`).AttrOr("data-invocation", "")
+	id := r.doc.Find(`[data-testid="run-card-slot"]`).AttrOr("data-invocation", "")
 	inv := waitFeed(t, sub, id)
 	if len(inv.Mismatch) != 2 {
 		t.Errorf("mismatch recorded: %+v, want both violations", inv.Mismatch)

@@ -97,8 +97,12 @@ func TestRunFormStartsCallWithCoercedTypes(t *testing.T) {
 	if r.status != http.StatusOK {
 		t.Fatalf("status: got %d, want 200; body: %s", r.status, r.body)
 	}
-	if r.doc.Find(`[data-testid="run-done"]`).Length() != 1 {
-		t.Errorf("no confirmation marker; body: %s", r.body)
+	// The form stays as sent, with a slot under it for the call's card.
+	if got := r.doc.Find(`[data-testid="run-form"] [data-testid="run-card-slot"]`).AttrOr("data-invocation", ""); got == "" {
+		t.Errorf("no slot for the started call's card; body: %s", r.body)
+	}
+	if got := r.doc.Find(`[data-testid="run-field"][data-name="message"] input`).AttrOr("value", ""); got != "hello" {
+		t.Errorf("form after Run: message %q, want hello as sent", got)
 	}
 	if got := r.doc.Find(`[hx-swap-oob]`).Text(); !strings.Contains(got, "echo") {
 		t.Errorf("confirmation: got %q", got)

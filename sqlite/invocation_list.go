@@ -26,23 +26,7 @@ func (s *InvocationStore) Invocations(ctx context.Context, scope domain.Scope, f
 	if err := s.db.writer.flush(ctx); err != nil {
 		return nil, fmt.Errorf("list invocations in %s: %w", scopeName(scope), err)
 	}
-	where := []string{"user = ?", "workspace = ?"}
-	args := []any{scope.User, scope.Workspace}
-	if f.ServerName != "" {
-		where, args = append(where, "server = ?"), append(args, f.ServerName)
-	}
-	if f.Tool != "" {
-		where, args = append(where, "tool = ?"), append(args, f.Tool)
-	}
-	if f.Status != "" {
-		where, args = append(where, "status = ?"), append(args, string(f.Status))
-	}
-	if f.Source != "" {
-		where, args = append(where, "source = ?"), append(args, f.Source)
-	}
-	if f.Client != "" {
-		where, args = append(where, "client_name = ?"), append(args, f.Client)
-	}
+	where, args := filterWhere(scope, f)
 	if f.Before != "" {
 		var startedMs int64
 		err := s.db.read.QueryRowContext(ctx, `SELECT started_at FROM invocations WHERE user = ? AND workspace = ? AND id = ?`,
@@ -79,4 +63,34 @@ func (s *InvocationStore) Invocations(ctx context.Context, scope domain.Scope, f
 		return nil, fmt.Errorf("list invocations in %s: %w", scopeName(scope), err)
 	}
 	return out, nil
+}
+
+// filterWhere turns f's fields but Before and Limit into SQL conditions on
+// invocations and their arguments. StartedFrom and StartedBefore are
+// compared in milliseconds, as started_at is stored.
+func filterWhere(scope domain.Scope, f domain.InvocationFilter) ([]string, []any) {
+	where := []string{"user = ?", "workspace = ?"}
+	args := []any{scope.User, scope.Workspace}
+	if f.ServerName != "" {
+		where, args = append(where, "server = ?"), append(args, f.ServerName)
+	}
+	if f.Tool != "" {
+		where, args = append(where, "tool = ?"), append(args, f.Tool)
+	}
+	if f.Status != "" {
+		where, args = append(where, "status = ?"), append(args, string(f.Status))
+	}
+	if f.Source != "" {
+		where, args = append(where, "source = ?"), append(args, f.Source)
+	}
+	if f.Client != "" {
+		where, args = append(where, "client_name = ?"), append(args, f.Client)
+	}
+	if !f.StartedFrom.IsZero() {
+		where, args = append(where, "started_at >= ?"), append(args, f.StartedFrom.UnixMilli())
+	}
+	if !f.StartedBefore.IsZero() {
+		where, args = append(where, "started_at < ?"), append(args, f.StartedBefore.UnixMilli())
+	}
+	return where, args
 }

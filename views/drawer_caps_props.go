@@ -1,11 +1,16 @@
 package views
 
-import "github.com/switchboard-mcp/switchboard/domain"
+import (
+	"strings"
+
+	"github.com/switchboard-mcp/switchboard/domain"
+)
 
 // DrawerCapsProps is what a server offers, as the drawer lists it.
 type DrawerCapsProps struct {
 	ID        string
 	HeadingID string
+	Server    string // the server's name, for the Read and Get buttons' URLs
 	// Hidden replaces the lists with a note while the server is disabled;
 	// the lists themselves stay cached by the supervisor.
 	Hidden bool
@@ -79,6 +84,7 @@ func NewDrawerCapsProps(s domain.Status, caps domain.Capabilities, liveURL strin
 	key := ServerKey(s.ServerName)
 	p := DrawerCapsProps{
 		ID:        DrawerCapsID(s.ServerName),
+		Server:    s.ServerName,
 		HeadingID: "drawer-caps-heading-" + key,
 		Hidden:    s.State == domain.StateDisabled,
 		HiddenID:  capsHiddenID(s),
@@ -175,4 +181,10 @@ func capsHiddenID(s domain.Status) string {
 		return "DrawerCapsBlocked"
 	}
 	return "DrawerCapsHidden"
+}
+
+// SearchText is what the drawer's tool search matches, in lower case:
+// the name, the title and the description.
+func (t ToolProps) SearchText() string {
+	return strings.ToLower(t.Name + "\n" + t.Title + "\n" + t.Description)
 }

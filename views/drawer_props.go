@@ -20,6 +20,9 @@ type DrawerURLs struct {
 	Approve, Reject string
 	// The sign-in section's forms; empty when no server uses sign-in.
 	AuthStart, AuthSignOut, AuthComplete, AuthClient string
+	// History is where the history section draws its pictures from
+	// (drawer_history.templ); empty when the dashboard keeps no history.
+	History string
 }
 
 // DrawerProps is one server's detail panel.
@@ -43,6 +46,8 @@ type DrawerProps struct {
 	// Logs is the server's log messages, filled by the handler from
 	// domain.ServerLogs; unset, the drawer shows no log section.
 	Logs DrawerLogsProps
+	// History is the uptime strip and latency sparklines' section.
+	History DrawerHistoryProps
 }
 
 // NewDrawerProps builds the whole drawer from one snapshot, the cached
@@ -62,6 +67,7 @@ func NewDrawerProps(s domain.Status, caps domain.Capabilities, stderr []string, 
 		Stderr:        NewDrawerStderrProps(s, stderr),
 		Auth:          NewDrawerAuthProps(s, urls),
 		Blocked:       NewDrawerBlockedProps(s, urls),
+		History:       NewDrawerHistorySlot(s.ServerName, urls.History),
 	}
 }
 

@@ -1,9 +1,9 @@
 package views
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -39,11 +39,10 @@ type CardURLs struct {
 
 // CardInput is everything a card shows beside the invocation itself.
 type CardInput struct {
-	Place  CardPlace
-	Server *domain.Status // the server's current status, for its chip; nil draws a plain name
-	Tool   *domain.Tool   // the tool as listed, for its icon and schemas; nil when unknown now
-	URLs   CardURLs
-	OOB    bool // replace the card with the same id, out of band
+	Place CardPlace
+	Tool  *domain.Tool // the tool as listed, for its icon and schemas; nil when unknown now
+	URLs  CardURLs
+	OOB   bool // replace the card with the same id, out of band
 	// Elicitation is the server's question the call waits on a person to
 	// answer; nil when it waits on nobody.
 	Elicitation *ElicitationFormProps
@@ -61,8 +60,16 @@ type InvocationCardProps struct {
 	Badge        Message
 	Icon         templ.SafeURL // a checked data: image, or empty for the generic icon
 	Server       string
-	Chip         *ChipProps
 	Duration     *Message
+	// Started is the call's start as HH:MM:SS in the server's zone, and
+	// StartedAt the same instant as RFC 3339 and in Unix milliseconds:
+	// cards.js rewrites the text in the reader's zone and counts a
+	// running call's elapsed seconds from it.
+	Started, StartedAt string
+	StartedMs          string
+	// CanRerun offers Re-run and Edit and re-run: every finished call can
+	// be sent again, as it was or with its arguments edited in the form.
+	CanRerun bool
 
 	ArgsJSON string
 	ArgsLong bool
@@ -116,17 +123,8 @@ type InvocationCardProps struct {
 // ProgressProps is the last progress a server reported.
 type ProgressProps struct {
 	Value, Max string // Max is empty when the server gave no total
+	Percent    string // whole percent of Max; empty without a total
 	Message    string
-}
-
-// StructuredProps is a result's structuredContent, pretty-printed, with
-// whether it conforms to the tool's outputSchema.
-type StructuredProps struct {
-	JSON       string
-	Cut        bool   // a cap of the JSON view cut JSON
-	RawURL     string // the whole result, downloaded
-	Invalid    bool
-	Violations []string
 }
 
 // Caps of the argument form view and of the schema violations listed.
@@ -147,8 +145,21 @@ var statusBadges = map[domain.InvocationStatus]string{
 	domain.InvocationDenied:           "InvocationDenied",
 }
 
+// cardLabels name a card by where it is. CardInHistory is the call
+// list's place now, so its cards say they are in the call list.
 var cardLabels = map[CardPlace]string{
-	CardInFeed: "InvocationCardLabel", CardInDrawer: "InvocationCardLabelDrawer", CardInHistory: "InvocationCardLabelHistory",
+	CardInFeed: "InvocationCardLabel", CardInDrawer: "InvocationCardLabelDrawer", CardInHistory: "WorkbenchCardLabelCalls",
+}
+
+// cardRef is the short reference in a card's name: the id's last six
+// characters, as ids made in sequence share their start, and two cards
+// in one place named alike would be landmarks a screen reader cannot
+// tell apart.
+func cardRef(id string) string {
+	if len(id) > 6 {
+		return id[len(id)-6:]
+	}
+	return id
 }
 
 // CardID is the element id of inv's card at place.
@@ -160,16 +171,13 @@ func NewInvocationCardProps(inv domain.Invocation, in CardInput) InvocationCardP
 	if in.Place == "" {
 		in.Place = CardInFeed
 	}
-	short := inv.ID
-	if len(short) > 6 {
-		short = short[:6]
-	}
 	p := InvocationCardProps{
 		ID: CardID(in.Place, inv.ID), InvocationID: inv.ID, Place: in.Place, Tool: inv.Tool,
-		Label:  Message{ID: cardLabels[in.Place], Data: map[string]any{"Tool": inv.Tool, "Ref": short}},
+		Label:  Message{ID: cardLabels[in.Place], Data: map[string]any{"Tool": inv.Tool, "Ref": cardRef(inv.ID)}},
 		Status: string(inv.Status), Badge: Message{ID: statusBadges[inv.Status]},
 		Server: inv.ServerName, OOB: in.OOB,
 		CanCancel: !inv.Status.Final(), CanRetry: inv.Status == domain.InvocationError,
+		CanRerun:  inv.Status.Final(),
 		Truncated: inv.Truncated, Error: inv.Error,
 	}
 	if m, ok := ErrorCodeMessage(inv.ErrorCode); ok {
@@ -178,13 +186,13 @@ func NewInvocationCardProps(inv domain.Invocation, in CardInput) InvocationCardP
 	if p.Badge.ID == "" {
 		p.Badge.ID = "InvocationPending"
 	}
-	if in.Server != nil {
-		c := NewChipProps(*in.Server)
-		c.Place = Placement(string(in.Place) + "-" + inv.ID)
-		p.Chip = &c
-	}
 	if in.Tool != nil {
 		p.Icon = toolIcon(in.Tool.IconURLs)
+	}
+	if !inv.StartedAt.IsZero() {
+		p.Started = inv.StartedAt.Local().Format(time.TimeOnly)
+		p.StartedAt = inv.StartedAt.UTC().Format(time.RFC3339Nano)
+		p.StartedMs = strconv.FormatInt(inv.StartedAt.UnixMilli(), 10)
 	}
 	if inv.Status.Final() && !inv.EndedAt.IsZero() {
 		d := duration(inv.EndedAt.Sub(inv.StartedAt))
@@ -229,7 +237,7 @@ func NewInvocationCardProps(inv domain.Invocation, in CardInput) InvocationCardP
 				l.PreviewID = fmt.Sprintf("%s-preview-%d", p.ID, i)
 			}
 		}
-		p.Structured = newStructured(r.StructuredContent, inv.OutputViolations)
+		p.Structured = NewStructuredProps(r.StructuredContent, inv.OutputViolations, in.Tool != nil && len(in.Tool.OutputSchema) > 0 && !inv.Truncated, r.Content)
 		if p.Structured != nil && p.Structured.Cut {
 			p.Structured.RawURL = p.RawURL
 		}
@@ -256,32 +264,12 @@ func newProgress(pr domain.Progress) *ProgressProps {
 	p := &ProgressProps{Value: fmtNum(pr.Progress), Message: pr.Message}
 	if pr.Total > 0 {
 		p.Max = fmtNum(pr.Total)
+		p.Percent = strconv.Itoa(int(math.Round(100 * min(pr.Progress/pr.Total, 1))))
 	}
 	return p
 }
 
 func fmtNum(f float64) string { return strings.TrimSuffix(fmt.Sprintf("%g", f), ".0") }
-
-// newStructured shows structuredContent with the violations of the tool's
-// outputSchema the domain found when the result arrived.
-func newStructured(raw json.RawMessage, violations []domain.Violation) *StructuredProps {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
-		return nil
-	}
-	s := &StructuredProps{}
-	s.JSON, s.Cut = boundedJSON(raw, JSONViewBytes)
-	if len(violations) > 0 {
-		s.Invalid = true
-		for _, v := range violations[:min(len(violations), MaxViolations)] {
-			s.Violations = append(s.Violations, v.Where()+": "+v.Message)
-		}
-		if len(violations) > MaxViolations {
-			s.Violations = append(s.Violations, jsonEllipsis)
-		}
-	}
-	return s
-}
 
 // duration says how long a call took, in the unit people expect.
 func duration(d time.Duration) Message {

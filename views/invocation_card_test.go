@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -51,7 +52,6 @@ func renderCard(t testing.TB, inv domain.Invocation, in views.CardInput) *goquer
 }
 
 func TestCardPerStatus(t *testing.T) {
-	st := domain.Status{ServerName: "demo", State: domain.StateConnected, ToolCount: 3}
 	tests := []struct {
 		status                         domain.InvocationStatus
 		badge                          string
@@ -59,13 +59,13 @@ func TestCardPerStatus(t *testing.T) {
 	}{
 		{domain.InvocationPending, "⏳ Waiting", false, true, false, false},
 		{domain.InvocationRunning, "⚙ Running…", false, true, false, true},
-		{domain.InvocationSuccess, "✓ Done", true, false, false, false},
+		{domain.InvocationSuccess, "✓ Done", true, false, true, false},
 		{domain.InvocationError, "✗ Error", false, false, true, false},
-		{domain.InvocationCancelled, "⊘ Cancelled", false, false, false, false},
+		{domain.InvocationCancelled, "⊘ Cancelled", false, false, true, false},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.status), func(t *testing.T) {
-			card := renderCard(t, invAt(tt.status, `{"content":[{"type":"text","text":"ok"}]}`), views.CardInput{Server: &st})
+			card := renderCard(t, invAt(tt.status, `{"content":[{"type":"text","text":"ok"}]}`), views.CardInput{})
 			if got := card.AttrOr("data-status", ""); got != string(tt.status) {
 				t.Errorf("data-status: got %q, want %q", got, tt.status)
 			}
@@ -95,8 +95,25 @@ func TestCardPerStatus(t *testing.T) {
 					t.Errorf("%s present: got %v, want %v", sel, got, want)
 				}
 			}
-			if got := card.Find(`.inv-origin [data-testid="status-chip"]`).AttrOr("data-state", ""); got != "connected" {
-				t.Errorf("server chip state: got %q, want connected", got)
+			// One header row: the server as plain text (its chip is in the
+			// page's header already), the start time, status and actions.
+			head := card.Find(`[data-testid="invocation-head"]`)
+			if got := strings.TrimSpace(head.Find(`[data-testid="invocation-origin"]`).Contents().Not("span").Text()); got != "demo" {
+				t.Errorf("server in the header: got %q, want demo", got)
+			}
+			if n := card.Find(`[data-testid="status-chip"]`).Length(); n != 0 {
+				t.Errorf("status chips on the card: got %d, want 0", n)
+			}
+			if got := head.Find(`[data-testid="invocation-started"]`).AttrOr("data-started-ms", ""); got != strconv.FormatInt(testNow.UnixMilli(), 10) {
+				t.Errorf("started: got data-started-ms %q, want %d", got, testNow.UnixMilli())
+			}
+			if got := head.Find(`[data-testid="invocation-started"]`).Text(); got != testNow.Local().Format(time.TimeOnly) {
+				t.Errorf("started: got %q, want HH:MM:SS", got)
+			}
+			for _, id := range []string{"invocation-badge", "invocation-retry", "invocation-cancel", "invocation-duration"} {
+				if n := card.Find(`[data-testid="` + id + `"]`).Length(); n > 0 && head.Find(`[data-testid="`+id+`"]`).Length() != n {
+					t.Errorf("%s: not in the header row", id)
+				}
 			}
 		})
 	}
@@ -114,6 +131,15 @@ func TestCardProgressAndArguments(t *testing.T) {
 	}
 	if got := card.Find(`[data-testid="invocation-progress-message"]`).Text(); got != "step 3" {
 		t.Errorf("progress message: got %q", got)
+	}
+	// The numbers in text; cards.js appends the elapsed seconds in the
+	// format the attribute gives.
+	text := card.Find(`[data-testid="invocation-progress-text"]`)
+	if got := strings.TrimSpace(text.Text()); got != "3 / 10 · 30 %" {
+		t.Errorf("progress text: got %q, want 3 / 10 · 30 %%", got)
+	}
+	if got := text.AttrOr("data-elapsed-format", ""); got != "{s} s" {
+		t.Errorf("elapsed format: got %q, want {s} s", got)
 	}
 	if got := card.Find(`[data-testid="invocation-args-json"]`).Text(); !strings.Contains(got, "\"message\": \"hi\"") {
 		t.Errorf("pretty arguments: got %q", got)
@@ -155,8 +181,8 @@ func TestCardPlacesHaveDistinctIDsAndLabels(t *testing.T) {
 
 func TestCardInsertIsOutOfBand(t *testing.T) {
 	p := views.NewInvocationCardProps(invAt(domain.InvocationPending, ""), views.CardInput{URLs: invURLs})
-	doc := renderDrawerPart(t, "en", views.CardInsert(views.CardInsertProps{ListID: views.FeedListID, Card: p}))
-	if got := doc.Find(`[hx-swap-oob]`).AttrOr("hx-swap-oob", ""); got != "afterbegin:#activity-feed-list" {
+	doc := renderDrawerPart(t, "en", views.CardInsert(views.CardInsertProps{ListID: views.DrawerFeedListID("demo"), Card: p}))
+	if got := doc.Find(`[hx-swap-oob]`).AttrOr("hx-swap-oob", ""); got != "afterbegin:#"+views.DrawerFeedListID("demo") {
 		t.Errorf("insert swap: got %q", got)
 	}
 	p.OOB = true
@@ -203,7 +229,7 @@ func BenchmarkFeedThousandCards(b *testing.B) {
 			inv.ID = strings.Repeat("a", 8) + string(rune('a'+i%26)) + strings.Repeat("b", i%7)
 			cards[i] = views.NewInvocationCardProps(inv, views.CardInput{URLs: invURLs})
 		}
-		if err := views.FeedList(views.FeedProps{Cards: cards}).Render(ctx, &buf); err != nil {
+		if err := views.DrawerFeed(views.FeedProps{Cards: cards}).Render(ctx, &buf); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -175,6 +175,7 @@ func (p *ContentItemProps) setImage(mime, data string, media mediaSrc) {
 	}
 	p.Image, p.MIME = true, mime
 	p.Large = size > LargeImage
+	p.setImageSize(mime, data)
 	p.Src = media.href(mime, data)
 }
 

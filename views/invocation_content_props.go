@@ -35,25 +35,33 @@ type ContentItemProps struct {
 	Type  string // text, image, audio, resource_link, resource, unknown, refused
 	Index int
 
-	HTML    string // sanitized Markdown (text, embedded text/markdown)
-	Code    string // embedded non-Markdown text, shown as a code block
-	Long    bool   // over LongTextChars: clipped after 30 lines with "Show more"
-	Clipped bool   // cut at InlineTextCap; FullURL renders the whole item
+	HTML    string         // sanitized Markdown (text, embedded text/markdown)
+	JSON    *JSONViewProps // text that is a JSON object or array, indented and coloured
+	Code    string         // embedded non-Markdown text, shown as a code block
+	Long    bool           // over LongTextChars: clipped after 30 lines with "Show more"
+	Clipped bool           // cut at InlineTextCap; FullURL renders the whole item
 	FullURL string
 
-	Src      templ.SafeURL // a checked data: URI, or past InlineMediaCap the media URL (image, audio)
-	MIME     string
-	Image    bool // Src is a checked image (an image item or an embedded image blob)
-	Large    bool // an image over LargeImage, shown as a thumbnail first
-	Download *DownloadProps
+	Src   templ.SafeURL // a checked data: URI, or past InlineMediaCap the media URL (image, audio)
+	MIME  string
+	Image bool // Src is a checked image (an image item or an embedded image blob)
+	Large bool // an image over LargeImage, shown as a thumbnail first
+	// Width and Height are an image's own size in pixels (0 when its
+	// header could not be read); ShowWidth and ShowHeight the size it is
+	// drawn at, Scaled when that is a whole multiple above its own.
+	Width, Height         int
+	ShowWidth, ShowHeight int
+	Scaled                bool
+	Download              *DownloadProps
 
 	Link *ResourceLinkProps
 	URI  string // an embedded resource's URI
 
-	Refused Message // why an item was not shown
-	Raw     string  // pretty JSON of an unknown item
-	RawCut  bool    // Raw was cut at a cap of the JSON view
-	RawURL  string  // where the whole result downloads raw
+	Refused Message        // why an item was not shown
+	Raw     string         // pretty JSON of an unknown item
+	RawView *JSONViewProps // Raw, coloured
+	RawCut  bool           // Raw was cut at a cap of the JSON view
+	RawURL  string         // where the whole result downloads raw
 
 	Annotations []Message
 }
@@ -126,7 +134,7 @@ func NewContentItems(r domain.Result, urls ContentURLs, full int) []ContentItemP
 	budget, media := CardTextBudget, CardMediaBudget
 	for i, raw := range items {
 		it := newContentItem(i, raw, urls, i == full, min(InlineTextCap, budget), urls.media(i, min(InlineMediaCap, media)))
-		budget = max(budget-len(it.HTML)-escapedLen(it.Code)-escapedLen(it.Raw), 0)
+		budget = max(budget-len(it.HTML)-escapedLen(it.Code)-it.jsonSize(), 0)
 		media = max(media-it.inlineBytes(), 0)
 		out = append(out, it)
 	}
@@ -183,7 +191,8 @@ func newContentItem(i int, raw json.RawMessage, urls ContentURLs, full bool, lim
 
 // setRaw shows an item the card cannot render as bounded JSON.
 func (p *ContentItemProps) setRaw(raw json.RawMessage, urls ContentURLs, limit int) {
-	p.Raw, p.RawCut = boundedJSON(raw, min(limit, JSONViewBytes))
+	v := newJSONView(raw, min(limit, JSONViewBytes), nil)
+	p.RawView, p.Raw, p.RawCut = &v, v.Text, v.Cut
 	if p.RawCut {
 		p.RawURL = urls.Raw
 	}
@@ -215,6 +224,16 @@ func (p *ContentItemProps) setText(text string, markdown bool, urls ContentURLs,
 		}
 	}
 	p.Code = text
+	// JSON keeps its lines: Markdown would join them into one paragraph.
+	// Cut JSON no longer parses; an object's start still shows it is one.
+	if looksJSON(text) && !p.Clipped && json.Valid([]byte(text)) {
+		v := newJSONView([]byte(text), min(limit, JSONViewBytes), nil)
+		p.JSON, p.Code, p.Long = &v, "", false
+		return
+	}
+	if p.Clipped && strings.HasPrefix(strings.TrimLeft(text, " \t\r\n"), "{") {
+		return
+	}
 	if markdown && !markdownTooDeep(text) {
 		// Markdown can multiply its size (a long table grows ten times);
 		// such text is shown as it was written instead.
@@ -222,6 +241,23 @@ func (p *ContentItemProps) setText(text string, markdown bool, urls ContentURLs,
 			p.HTML, p.Code = html, ""
 		}
 	}
+}
+
+// looksJSON reports whether text starts as a JSON object or array does.
+func looksJSON(text string) bool {
+	t := strings.TrimLeft(text, " \t\r\n")
+	return strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")
+}
+
+// jsonSize is the HTML an item's JSON views add to the card.
+func (p ContentItemProps) jsonSize() int {
+	n := 0
+	for _, v := range []*JSONViewProps{p.JSON, p.RawView} {
+		if v != nil {
+			n += v.size
+		}
+	}
+	return n
 }
 
 // markdownHTMLCap is the most HTML that n bytes of Markdown may become

@@ -46,6 +46,9 @@ type jsonPrinter struct {
 	max  int
 	cut  bool // a cap left something out
 	full bool // the byte cap is reached; nothing more is written
+	// blob, when set, may replace a string value (never a key) by
+	// what it returns, so a view can collapse long base64.
+	blob func(s []byte) ([]byte, bool)
 }
 
 // write appends s, or as much of it as the byte cap allows followed by an
@@ -100,6 +103,13 @@ func (p *jsonPrinter) value(depth int) {
 		p.container(depth, c)
 	case '"':
 		end := p.stringEnd(p.pos)
+		if p.blob != nil {
+			if r, ok := p.blob(p.src[p.pos:end]); ok {
+				p.write(r)
+				p.pos = end
+				return
+			}
+		}
 		p.write(p.src[p.pos:end])
 		p.pos = end
 	default:

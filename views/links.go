@@ -18,6 +18,12 @@ type Links struct {
 	// SignIn is where a chip's Sign in form posts, the drawer's Sign in
 	// URL; nil offers none.
 	SignIn func(server string) string
+	// ResourceRead, PromptGet and TemplateForm are where the drawer's
+	// Read and Get buttons load a resource's contents, a prompt's form
+	// and a resource template's form from.
+	ResourceRead func(server, uri string) string
+	PromptGet    func(server, prompt string) string
+	TemplateForm func(server, template string) string
 }
 
 type linksKey struct{}

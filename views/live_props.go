@@ -7,35 +7,45 @@ import (
 )
 
 // ServerUpdateProps is one server's out-of-band swaps on the page event
-// stream: its header chip and its list row, both rendered from the same
-// snapshot so they can never disagree.
+// stream: its list row and the header summary, both rendered from the
+// same snapshots so they can never disagree.
 type ServerUpdateProps struct {
-	Chip   ChipProps
 	Row    ServerRowProps
 	Status domain.Status // for pieces rendered by other components (the drawer header)
+	// Summary is the header's counts over every server the page shows;
+	// nil leaves it as it is.
+	Summary *HeaderSummaryProps
 }
 
 // NewServerUpdateProps builds the swaps for one snapshot.
 func NewServerUpdateProps(s domain.Status, now time.Time, drawerURL string) ServerUpdateProps {
-	chip := NewChipPropsAt(s, now).At(PlaceHeader, drawerURL)
-	chip.OOB = true
 	row := NewServerRowProps(s, now, drawerURL)
 	row.OOB = true
-	return ServerUpdateProps{Chip: chip, Row: row, Status: s}
+	return ServerUpdateProps{Row: row, Status: s}
 }
 
-// FullStateProps replaces the header chips and the whole list, so a page
-// that missed events, or whose set of servers changed, heals in one swap.
+// WithSummary adds the header summary of list, every server the page
+// shows after this update.
+func (p ServerUpdateProps) WithSummary(list []domain.Status) ServerUpdateProps {
+	sum := NewHeaderSummaryProps(list, "")
+	sum.OOB = true
+	p.Summary = &sum
+	return p
+}
+
+// FullStateProps replaces the header summary and the whole list, so a
+// page that missed events, or whose set of servers changed, heals in one
+// swap.
 type FullStateProps struct {
-	Chips   ChipListProps
+	Summary HeaderSummaryProps
 	Servers ServerListProps
 }
 
 // NewFullStateProps builds the full-state swap from every current snapshot.
 func NewFullStateProps(list []domain.Status, now time.Time, drawer func(string) string) FullStateProps {
-	chips, rows := NewFleetProps(list, now, drawer)
-	chips.OOB, rows.OOB = true, true
-	return FullStateProps{Chips: chips, Servers: rows}
+	sum, rows := NewFleetProps(list, now, drawer, "")
+	sum.OOB, rows.OOB = true, true
+	return FullStateProps{Summary: sum, Servers: rows}
 }
 
 // DrawerEvent names the page event that carries a server's drawer header.

@@ -13,7 +13,7 @@ func TestMarkdown(t *testing.T) {
 		want, reject []string
 	}{
 		{"heading and code", "# Title\n\n```go\nfmt.Println(1)\n```", []string{"<h4>Title</h4>", `<code class="language-go">`}, nil},
-		{"headings nest below the card's title", "# a\n\n#### b", []string{"<h4>a</h4>", "<h6>b</h6>"}, []string{"<h1>"}},
+		{"headings nest below the card's title", "# a\n\n#### b", []string{"<h4>a</h4>", "<h5>b</h5>"}, []string{"<h1>", "<h6>"}},
 		{"html block shown as text", "<script>alert(1)</script>\n\nafter", []string{"&lt;script&gt;alert(1)&lt;/script&gt;", "after"}, []string{"<script"}},
 		{"inline html shown as text", "a <img src=x onerror=alert(1)> b", []string{"&lt;img src=x onerror=alert(1)&gt;"}, []string{"<img"}},
 		{"javascript link dropped", "[x](javascript:alert(1))", nil, []string{"javascript:"}},

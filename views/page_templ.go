@@ -184,7 +184,7 @@ func Page(p PageProps) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = ChipList(p.Chips).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = HeaderSummary(p.Summary).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -192,7 +192,7 @@ func Page(p PageProps) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = Preferences(p.Preferences).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = Settings(p.Preferences).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -234,11 +234,11 @@ func Page(p PageProps) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = ServerList(p.Servers).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = ServersSection(p.Servers).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = ActivityFeed().Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = Calls(p.Calls).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

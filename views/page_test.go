@@ -28,8 +28,11 @@ func TestPageContract(t *testing.T) {
 			t.Errorf("live %s: got %q, want %q", attr, got, want)
 		}
 	}
-	for _, sel := range []string{`[data-testid="header"] [data-testid="chips"]`, `[data-testid="header"] form select[data-testid="theme-toggle"]`,
-		`[data-testid="header"] form select[data-testid="lang-switch"]`, `#drawer-slot`, `#toast[data-testid="toast"][role="alert"]`,
+	for _, sel := range []string{`[data-testid="header"] [data-testid="header-summary"]`,
+		`[data-testid="header"] [data-testid="settings-open"][aria-expanded="false"][aria-controls="settings-panel"][popovertarget="settings-panel"]`,
+		`[data-testid="header"] #settings-panel[popover][role="dialog"] form select[data-testid="theme-toggle"]`,
+		`[data-testid="header"] #settings-panel form select[data-testid="preset-select"]`,
+		`[data-testid="header"] #settings-panel form select[data-testid="lang-switch"]`, `#drawer-slot`, `#toast[data-testid="toast"][role="alert"]`,
 		`[data-testid="server-list"] [data-testid="server-row"][data-server="a"] [data-testid="row-open"]`} {
 		if doc.Find(sel).Length() != 1 {
 			t.Errorf("%s: not exactly one", sel)

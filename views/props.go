@@ -1,6 +1,8 @@
 package views
 
 import (
+	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/switchboard-mcp/switchboard/domain"
@@ -15,11 +17,16 @@ type Message struct {
 // ServerRowProps is one row of the server list.
 type ServerRowProps struct {
 	Chip      ChipProps
+	Group     string // GroupFailing, …: what the state filters match
+	Rank      int    // the group's place in ServerGroups: rows sort by it, then name
 	Transport string
 	Target    string
-	Counts    []Message // tools, resources, prompts
-	DrawerURL string
-	OOB       bool // an out-of-band swap of the row on the page
+	// TargetHead and TargetTail split Target so a narrow list shortens it
+	// in the middle (SplitTarget); Target is the whole text, on hover.
+	TargetHead, TargetTail string
+	Counts                 []Message // tools, resources, prompts
+	DrawerURL              string
+	OOB                    bool // an out-of-band swap of the row on the page
 }
 
 // ID is the row element's id, the target of its out-of-band swap.
@@ -27,10 +34,17 @@ func (r ServerRowProps) ID() string { return "row-" + r.Chip.Key }
 
 // NewServerRowProps builds a row from a status snapshot.
 func NewServerRowProps(s domain.Status, now time.Time, drawerURL string) ServerRowProps {
+	chip := NewChipPropsAt(s, now).At(PlaceRow, drawerURL)
+	group := groupOf(chip.State)
+	head, tail := SplitTarget(s.Target)
 	return ServerRowProps{
-		Chip:      NewChipPropsAt(s, now).At(PlaceRow, drawerURL),
-		Transport: string(s.Transport),
-		Target:    s.Target,
+		Chip:       chip,
+		Group:      group,
+		Rank:       groupRank(group),
+		Transport:  string(s.Transport),
+		Target:     s.Target,
+		TargetHead: head,
+		TargetTail: tail,
 		Counts: []Message{
 			{ID: "ToolCount", Data: map[string]any{"Count": s.ToolCount}},
 			{ID: "ResourceCount", Data: map[string]any{"Count": s.ResourceCount}},
@@ -40,18 +54,35 @@ func NewServerRowProps(s domain.Status, now time.Time, drawerURL string) ServerR
 	}
 }
 
-// ServerListProps is the main list. It is swapped whole when a server is
-// added or removed, so it carries its own OOB flag.
+// ServerListProps is the main list, sorted failing first, then by name.
+// It is swapped whole when a server is added or removed, so it carries
+// its own OOB flag.
 type ServerListProps struct {
 	Rows []ServerRowProps
 	OOB  bool
 }
 
-// ChipListProps is the header's row of chips, swapped whole like the list.
-type ChipListProps struct {
-	Chips []ChipProps
-	OOB   bool
+// FilterAbove is how many servers the list shows before it offers a
+// filter box.
+const FilterAbove = 10
+
+// ServersSectionProps is the part of the server list the event stream
+// never replaces: its heading, the filter box and the state filter, so
+// what a person typed or chose survives every live update.
+type ServersSectionProps struct {
+	List ServerListProps
+	// Filter is the group the list is narrowed to ("" for all), from the
+	// page address's state parameter.
+	Filter string
+	// ShowFilterBox is set above FilterAbove servers; the page's script
+	// keeps it current as servers come and go.
+	ShowFilterBox bool
+	// ClearHref is the "show all" link's address; empty is "?".
+	ClearHref string
 }
+
+// GroupLabel is the message id naming a group in the filter note.
+func GroupLabel(group string) string { return "ServersFilter_" + group }
 
 // DemoNoticeSlotID is the page element the demo notice lives in.
 const DemoNoticeSlotID = "demo-notice-slot"
@@ -90,8 +121,9 @@ type PageProps struct {
 	EventsURL   string
 	Preferences PreferencesProps
 	Demo        DemoProps
-	Chips       ChipListProps
-	Servers     ServerListProps
+	Summary     HeaderSummaryProps
+	Servers     ServersSectionProps
+	Calls       CallsProps // the Calls section, filled by handlers' callsSection
 	// ConfigBanner and Approval fill slots the page stream keeps current.
 	ConfigBanner ConfigBannerProps
 	Approval     ApprovalProps
@@ -105,6 +137,12 @@ type PageInput struct {
 	Now   time.Time
 	Theme string // the person's choice; anything unknown means "system"
 	Lang  string // the language the person chose, for the switcher; empty follows the browser
+	// ServerFilter is the page address's state parameter: the group the
+	// server list is narrowed to; anything unknown shows every server.
+	ServerFilter string
+	// Query is the page address's whole query, kept by the summary's
+	// links so a state filter never drops the call list's filters.
+	Query url.Values
 	// Config is the settings reloader's state; nil (demo mode) shows no banner.
 	Config *domain.ConfigState
 }
@@ -120,23 +158,26 @@ func NewPageProps(in PageInput) PageProps {
 		Preferences: NewPreferencesProps(in.URLs.Preferences, in.Theme, in.Lang),
 		Demo:        in.Demo,
 	}
-	p.Chips, p.Servers = NewFleetProps(in.List, in.Now, in.URLs.Drawer)
+	filter := NormalServerFilter(in.ServerFilter)
+	p.Summary, p.Servers.List = NewFleetProps(in.List, in.Now, in.URLs.Drawer, filter)
+	p.Servers.Filter = filter
+	p.Servers.ShowFilterBox = len(in.List) > FilterAbove
+	keepQuery(&p, in.Query)
 	p.ConfigBanner = NewConfigBannerProps(in.Config, false)
 	p.Approval = NewApprovalProps(in.List, in.URLs.Approve, in.URLs.Reject, false)
 	return p
 }
 
-// NewFleetProps builds the header chips and the list rows of every server;
-// the page and the event stream's full-state event share it.
-func NewFleetProps(list []domain.Status, now time.Time, drawer func(string) string) (ChipListProps, ServerListProps) {
-	var chips ChipListProps
+// NewFleetProps builds the header summary and the list rows of every
+// server, sorted failing first; the page and the event stream's
+// full-state event share it. filter marks the summary's current link.
+func NewFleetProps(list []domain.Status, now time.Time, drawer func(string) string, filter string) (HeaderSummaryProps, ServerListProps) {
 	var rows ServerListProps
 	for _, s := range list {
-		url := drawerURL(drawer, s.ServerName)
-		chips.Chips = append(chips.Chips, NewChipPropsAt(s, now).At(PlaceHeader, url))
-		rows.Rows = append(rows.Rows, NewServerRowProps(s, now, url))
+		rows.Rows = append(rows.Rows, NewServerRowProps(s, now, drawerURL(drawer, s.ServerName)))
 	}
-	return chips, rows
+	sortRows(rows.Rows)
+	return NewHeaderSummaryProps(list, filter), rows
 }
 
 func drawerURL(drawer func(string) string, name string) string {
@@ -145,3 +186,7 @@ func drawerURL(drawer func(string) string, name string) string {
 	}
 	return drawer(name)
 }
+
+// RankText is the row's rank as the data-rank attribute the page's script
+// sorts by.
+func (r ServerRowProps) RankText() string { return strconv.Itoa(r.Rank) }

@@ -59,10 +59,13 @@ func TestPageRendersChipsAndRows(t *testing.T) {
 	doc := render(t, "en", views.NewPageProps(views.PageInput{
 		URLs: testURLs, Demo: views.DemoProps{Active: true, SettingsPath: "/home/u/.config/switchboard/settings.json"}, List: list, Now: testNow,
 	}))
-	if n := doc.Find(`header [data-testid="status-chip"]`).Length(); n != 2 {
-		t.Errorf("header chips = %d, want 2", n)
+	if n := doc.Find(`header [data-testid="status-chip"]`).Length(); n != 0 {
+		t.Errorf("header chips = %d, want none: chips live in the server list", n)
 	}
-	chip := doc.Find(`header [data-server="beta"]`)
+	if got := doc.Find(`header [data-testid="header-summary"] .sum-long`).Text(); got != "2 servers1 connected1 failing" {
+		t.Errorf("header summary %q, want 2 servers, 1 connected, 1 failing", got)
+	}
+	chip := doc.Find(`[data-testid="server-list"] [data-testid="status-chip"][data-server="beta"]`)
 	if got := chip.Find(".chip-badge").Text(); got != "error: exited" {
 		t.Errorf("beta badge %q, want %q", got, "error: exited")
 	}

@@ -58,6 +58,9 @@ type RunFormProps struct {
 	TaskBoxID                  string
 	NoArguments                bool // the schema has no properties: the tool is called with {}
 	RequiredNoteRequired       bool // some field is required, so the form explains the mark
+	// StartedID is the call this form just started, whose card is shown
+	// under it; empty before the first Run.
+	StartedID string
 }
 
 // RunFormInput is everything NewRunFormProps decides from.
@@ -249,10 +252,13 @@ func tabIndex(selected bool) string {
 	return "-1"
 }
 
-// RunStartedProps answers a run form that started its call: the dialog
-// closes, and the tool's status region in the drawer says so.
+// RunStartedProps answers a run form that started its call: the form
+// stays, filled as it was sent, with a slot under it where the call's
+// live card lands (drawer.js moves it there from the event stream), and
+// the tool's status region in the drawer says it started.
 type RunStartedProps struct {
 	StatusID     string
 	Tool         string
 	InvocationID string
+	Form         RunFormProps
 }

@@ -55,7 +55,9 @@ func relativeTime(t, now time.Time) Message {
 // the snapshot has nothing to say, so a reconnected server's tooltip
 // carries no trace of its last error: a connect clears every error.
 type TooltipProps struct {
-	State Message
+	// Server names whose last probes the tooltip draws (chart_probes.go).
+	Server string
+	State  Message
 	// Attempt is beside the state while an outage lasts: "attempt 2 of 5"
 	// where it can end in auto-disable, "retrying every 30 s" where it
 	// cannot and the retries have reached the backoff's ceiling.
@@ -119,7 +121,8 @@ func (p TooltipProps) HasError() bool { return p.Error != "" }
 // NewTooltipProps builds a tooltip from one snapshot.
 func NewTooltipProps(s domain.Status, now time.Time) TooltipProps {
 	p := TooltipProps{
-		State: Message{ID: stateID(s.State)},
+		Server: s.ServerName,
+		State:  Message{ID: stateID(s.State)},
 		Counts: []Message{
 			{ID: "ToolCount", Data: map[string]any{"Count": s.ToolCount}},
 			{ID: "ResourceCount", Data: map[string]any{"Count": s.ResourceCount}},

@@ -32,7 +32,7 @@ type serveConfig struct {
 	allowedNames     []string // --allowed-mcp-server-names: an upper bound settings may narrow, never widen
 	allowedSet       bool
 	resultCap        int64         // bytes of one tool result kept in the store
-	retention        time.Duration // how long finished invocations and audit rows are kept; 0 keeps them
+	retention        time.Duration // how long finished invocations, audit rows and server history are kept; 0 keeps them
 	approvalTimeout  time.Duration // how long an AI client's call awaiting approval is held before the client is answered
 	token            tokenSource
 	allowRemote      bool     // --allow-remote: a non-loopback --addr was asked for knowingly
@@ -69,7 +69,7 @@ func newServeFlagSet(getenv func(string) string) (*flag.FlagSet, *serveFlags, er
 		return nil, nil, err
 	}
 	fs.Int64Var(&f.c.resultCap, "result-cap", capDefault, "largest tool result stored whole, in bytes; larger ones are stored truncated (env SWITCHBOARD_RESULT_CAP)")
-	fs.DurationVar(&f.c.retention, "retention", retDefault, "how long finished tool calls and their audit rows are kept; 0 keeps them forever (env SWITCHBOARD_RETENTION)")
+	fs.DurationVar(&f.c.retention, "retention", retDefault, "how long finished tool calls, their audit rows and servers' state and probe history are kept; 0 keeps them forever (env SWITCHBOARD_RETENTION)")
 	holdDefault, err := envDuration(getenv, "SWITCHBOARD_APPROVAL_TIMEOUT", domain.DefaultApprovalTimeout)
 	if err != nil {
 		return nil, nil, err

@@ -25,16 +25,20 @@ import (
 )
 
 // Shutdown budgets: HTTP first (streams end at once), then the servers,
-// whose children get a grace period before they are killed. Together they
-// stay inside shutdownDeadline, the promise that SIGTERM ends the process.
+// whose children get a grace period before they are killed, then the
+// servers' last states into the history. Together they stay inside
+// shutdownDeadline, the promise that SIGTERM ends the process.
 const (
 	httpShutdownTimeout  = 2 * time.Second
 	callsShutdownTimeout = 2 * time.Second
 	fleetShutdownTimeout = 5 * time.Second
+	// historyShutdownTimeout bounds writing the servers' last states
+	// after they stopped; it is one small transaction.
+	historyShutdownTimeout = time.Second
 )
 
 // serve runs Switchboard until ctx ends, then shuts down in order: HTTP,
-// supervisors (children terminated), database.
+// supervisors (children terminated), server history, database.
 func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, stdout, stderr io.Writer) (err error) {
 	// Settings expand ${VAR} from the environment, but never into the
 	// access token: a project file could otherwise send it to any URL.
@@ -93,6 +97,23 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 		Editor: editor,
 	})
 
+	// History observes the hub before any server attaches, so every
+	// server's first state is recorded; it is closed after the fleet (a
+	// deferred call, so before the database), keeping the servers' last
+	// states.
+	history, err := domain.NewHistory(ctx, domain.HistoryOptions{Store: db.HistoryStore(), Scope: scope, Log: log.With("component", "history")})
+	if err != nil {
+		return err
+	}
+	history.Record(fleet.Hub())
+	defer func() {
+		hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), historyShutdownTimeout)
+		defer cancel()
+		if err := history.Close(hctx); err != nil {
+			log.Warn("stop recording server history", "error", err)
+		}
+	}()
+
 	serverLogs = domain.NewServerLogs(domain.ServerLogsOptions{Levels: fleet, Redactors: fleet, Log: log.With("component", "server_logs")})
 	logsCtx, stopLogs := context.WithCancel(ctx)
 	defer stopLogs()
@@ -113,7 +134,7 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 	})
 	recoverFromStop(ctx, db, invocations, log)
 	pruneDone := make(chan struct{})
-	go prune(ctx, invocations, cfg.retention, log, pruneDone)
+	go prune(ctx, invocations, history, cfg.retention, log, pruneDone)
 
 	// Attach before serving, so the first page and API answer already list
 	// every server (connecting) rather than an empty fleet. A settings file
@@ -195,6 +216,8 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 		Invocations:    invocations,
 		Elicitations:   elicitations,
 		ServerLogs:     serverLogs,
+		History:        history,
+		CallStats:      db.InvocationStore(),
 		Config:         reloader,
 		Approvals:      approvals,
 		Validator:      validator,

@@ -13,12 +13,14 @@ import (
 	"github.com/switchboard-mcp/switchboard/settingsfile"
 )
 
-// pruneInterval is how often expired tool calls are deleted.
+// pruneInterval is how often expired tool calls and server history are
+// deleted.
 const pruneInterval = time.Hour
 
-// prune deletes tool calls and audit rows older than retention, at start
-// and then every pruneInterval, until ctx ends. Zero retention keeps all.
-func prune(ctx context.Context, inv *domain.Invocations, retention time.Duration, log *slog.Logger, done chan<- struct{}) {
+// prune deletes tool calls, audit rows and servers' state changes and
+// probe samples older than retention, at start and then every
+// pruneInterval, until ctx ends. Zero retention keeps all.
+func prune(ctx context.Context, inv *domain.Invocations, hist *domain.History, retention time.Duration, log *slog.Logger, done chan<- struct{}) {
 	defer close(done)
 	if retention <= 0 {
 		return
@@ -30,6 +32,11 @@ func prune(ctx context.Context, inv *domain.Invocations, retention time.Duration
 			log.Warn("prune tool call history", "error", err)
 		} else if n > 0 {
 			log.Info("pruned tool call history", "rows", n, "retention", retention.String())
+		}
+		if n, err := hist.Prune(ctx, retention); err != nil && ctx.Err() == nil {
+			log.Warn("prune server history", "error", err)
+		} else if n > 0 {
+			log.Info("pruned server history", "rows", n, "retention", retention.String())
 		}
 		select {
 		case <-ctx.Done():

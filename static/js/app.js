@@ -1,8 +1,8 @@
 // Switchboard page behaviour: tooltips (hover, keyboard focus, long-press,
 // Escape), relative times and countdowns kept current in the page's
-// language, the stream-lost notice, and swaps of status chips that keep
-// each chip element (its live region) in place so a screen reader hears the
-// new state. Loaded with defer after htmx; no inline script, no eval.
+// language, the stream-lost notice, and swaps of status chips and server
+// rows that keep each chip element (its live region) in place so a screen
+// reader hears the new state. Loaded with defer after htmx; no inline script, no eval.
 (function () {
   'use strict';
 
@@ -221,29 +221,81 @@
   // A status chip swapped by the event stream keeps its element: its
   // attributes and children are replaced in place. Replacing the element
   // itself would create a new live region, which screen readers do not
-  // announce, and would drop the tooltip's open state.
-  document.addEventListener('htmx:oobBeforeSwap', function (e) {
-    var target = e.detail.target;
-    if (!target || !target.matches || !target.matches(CHIP)) return;
-    var next = e.detail.fragment && e.detail.fragment.firstElementChild;
-    if (!next || !next.matches(CHIP) || next.id !== target.id) return;
-    var focusedId = document.activeElement && target.contains(document.activeElement) ? document.activeElement.id : null;
-    var keep = { 'tip-open': target.classList.contains('tip-open'), 'tip-dismissed': target.classList.contains('tip-dismissed') };
+  // announce, and would drop the tooltip's open state. A server-list row
+  // is updated the same way, cell by cell, keeping its chip's element.
+  var ROW = '[data-testid="server-row"]';
+
+  function copyAttributes(target, next) {
     for (var i = target.attributes.length - 1; i >= 0; i--) {
       var name = target.attributes[i].name;
       if (!next.hasAttribute(name)) target.removeAttribute(name);
     }
     for (var j = 0; j < next.attributes.length; j++) {
-      target.setAttribute(next.attributes[j].name, next.attributes[j].value);
+      if (target.getAttribute(next.attributes[j].name) !== next.attributes[j].value) {
+        target.setAttribute(next.attributes[j].name, next.attributes[j].value);
+      }
     }
+  }
+
+  // morphChip updates target in place from next and gives focus back to
+  // the element of the same id that had it.
+  function morphChip(target, next) {
+    var focusedId = document.activeElement && target.contains(document.activeElement) ? document.activeElement.id : null;
+    var keep = { 'tip-open': target.classList.contains('tip-open'), 'tip-dismissed': target.classList.contains('tip-dismissed') };
+    copyAttributes(target, next);
     for (var k in keep) if (keep[k]) target.classList.add(k);
     target.replaceChildren.apply(target, Array.prototype.slice.call(next.childNodes));
-    e.detail.shouldSwap = false;
     window.htmx.process(target);
     refresh(target);
     if (focusedId) {
       var f = document.getElementById(focusedId);
       if (f) f.focus({ preventScroll: true });
+    }
+  }
+
+  // morphRow updates a server row cell by cell: the chip's cell keeps the
+  // chip element, an unchanged cell is left alone, and a focused Details
+  // button is focused again after its cell is replaced.
+  function morphRow(target, next) {
+    copyAttributes(target, next);
+    var cells = target.children, fresh = next.children;
+    if (cells.length !== fresh.length) {
+      target.replaceChildren.apply(target, Array.prototype.slice.call(fresh));
+      window.htmx.process(target);
+      refresh(target);
+      return;
+    }
+    for (var i = fresh.length - 1; i >= 0; i--) {
+      var cell = cells[i], nc = fresh[i];
+      var oldChip = cell.querySelector(CHIP), newChip = nc.querySelector(CHIP);
+      if (oldChip && newChip && oldChip.id === newChip.id && oldChip.parentNode === cell) {
+        copyAttributes(cell, nc);
+        morphChip(oldChip, newChip);
+        continue;
+      }
+      if (cell.outerHTML === nc.outerHTML) continue;
+      var hadFocus = cell.contains(document.activeElement);
+      target.replaceChild(nc, cell);
+      window.htmx.process(nc);
+      refresh(nc);
+      if (hadFocus) {
+        var b = nc.querySelector('button, a, [tabindex]');
+        if (b) b.focus({ preventScroll: true });
+      }
+    }
+  }
+
+  document.addEventListener('htmx:oobBeforeSwap', function (e) {
+    var target = e.detail.target;
+    if (!target || !target.matches) return;
+    var next = e.detail.fragment && e.detail.fragment.firstElementChild;
+    if (!next || next.id !== target.id) return;
+    if (target.matches(CHIP) && next.matches(CHIP)) {
+      e.detail.shouldSwap = false;
+      morphChip(target, next);
+    } else if (target.matches(ROW) && next.matches(ROW)) {
+      e.detail.shouldSwap = false;
+      morphRow(target, next);
     }
   });
 

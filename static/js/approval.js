@@ -52,7 +52,7 @@
   }
 
   // postpone puts d off until its config changes, and gives focus back to
-  // where it was, or to the server's chip in the header.
+  // where it was, or to the server's chip in the server list.
   function postpone(d) {
     later[laterKey(d)] = true;
     var name = d.getAttribute('data-server') || '';
@@ -60,7 +60,7 @@
     shown = '';
     var back = opener && opener.isConnected && opener !== document.body ? opener : null;
     if (!back) {
-      back = Array.prototype.find.call(document.querySelectorAll('[data-testid="header"] [data-testid="status-chip"]'), function (c) {
+      back = Array.prototype.find.call(document.querySelectorAll('#server-list [data-testid="status-chip"]'), function (c) {
         return c.getAttribute('data-server') === name;
       });
       back = back && (back.querySelector('button') || back);

@@ -1,6 +1,9 @@
 // Tool invocation cards: copy buttons, argument views, "Show more", the
-// full-size image overlay, and keeping a person's open/closed choices
-// across the live swaps that replace a card on every change.
+// full-size image overlay, Edit and re-run (the run form, filled, in the
+// server's drawer), start times in the reader's zone, a running call's
+// elapsed seconds beside its progress numbers, and keeping a person's
+// open/closed choices across the live swaps that replace a card on every
+// change.
 (function () {
   'use strict';
 
@@ -29,6 +32,8 @@
       if (k) { touched.set(k, !d.open); }
       return;
     }
+    var edit = e.target.closest('[data-edit-url]');
+    if (edit) { editRerun(edit); return; }
     var copy = e.target.closest('[data-copy-url]');
     if (copy) { copyFrom(copy); return; }
     var toggle = e.target.closest('[data-args-toggle]');
@@ -69,50 +74,132 @@
     });
   }
 
-  // announce tells screen readers a card's new status once, through one
-  // persistent live region, since a replaced badge is a new node.
+  // announce tells screen readers a card's new status once, through the
+  // call list's persistent live region (#activity-feed-status, kept by
+  // the list), since a replaced badge is a new node.
   function announce(root) {
     var region = document.getElementById('activity-feed-status');
     if (!region || !root.querySelectorAll) { return; }
     var cards = root.matches && root.matches('[data-testid="invocation-card"]') ? [root] : root.querySelectorAll('[data-testid="invocation-card"]');
     if (cards.length !== 1) { return; }
     var c = cards[0];
+    // A card opened in the call list is said by its row (calls.js).
+    if (c.closest('[data-testid="calls-list"]')) { return; }
     var badge = c.querySelector('[data-testid="invocation-badge"]');
     var tool = c.querySelector('[data-testid="invocation-tool"]');
     if (badge && tool) { region.textContent = tool.textContent + ': ' + badge.textContent.trim(); }
   }
 
-  // trim keeps the page's feed at the newest fifty cards.
-  function trim() {
-    var list = document.getElementById('activity-feed-list');
-    if (!list) { return; }
-    var cards = list.querySelectorAll(':scope > [data-testid="invocation-card"]');
-    for (var i = 50; i < cards.length; i++) { cards[i].remove(); }
-  }
-
-  // mirrorChips copies a server's header chip state to the chips on its
-  // cards, so "Tool from" stays live-coloured between card changes.
-  function mirrorChips() {
-    document.querySelectorAll('#chips [data-testid="status-chip"]').forEach(function (h) {
-      var name = h.dataset.server;
-      document.querySelectorAll('.inv-origin [data-testid="status-chip"]').forEach(function (c) {
-        if (c.dataset.server !== name || c.dataset.state === h.dataset.state) { return; }
-        c.dataset.state = h.dataset.state;
-        var hd = h.querySelector('[data-testid="chip-dot"]'), cd = c.querySelector('[data-testid="chip-dot"]');
-        if (hd && cd) { cd.className = hd.className; cd.setAttribute('aria-label', hd.getAttribute('aria-label')); }
-        var hb = h.querySelector('[data-testid="chip-badge"]'), cb = c.querySelector('[data-testid="chip-badge"]');
-        if (hb && cb) { cb.textContent = hb.textContent; }
-      });
-    });
-  }
-
   document.addEventListener('htmx:oobAfterSwap', function (e) {
     restore(e.target);
     announce(e.target);
-    trim();
   });
   document.addEventListener('htmx:afterSwap', function (e) { restore(e.target); });
-  document.addEventListener('htmx:sseMessage', mirrorChips);
+
+  // --- Edit and re-run -----------------------------------------------------
+
+  // pendingEdit is an Edit and re-run waiting for its server's drawer to
+  // open: the button, its server and the form's URL.
+  var pendingEdit = null;
+
+  function openDrawer() { return document.querySelector('#drawer-slot [data-testid="drawer"]'); }
+
+  // chipFor finds a server's chip button by comparing the attribute
+  // rather than building a selector from an untrusted name.
+  function chipFor(server) {
+    var buttons = document.querySelectorAll('[data-testid="chip-button"]');
+    for (var i = 0; i < buttons.length; i++) {
+      var s = buttons[i].closest('[data-server]');
+      if (s && s.getAttribute('data-server') === server) { return buttons[i]; }
+    }
+    return null;
+  }
+
+  function loadForm(btn, url, d) {
+    if (!window.htmx) { return; }
+    document.dispatchEvent(new CustomEvent('switchboard:run-open', { detail: { elt: btn } }));
+    window.htmx.ajax('GET', url, { target: d, swap: 'beforeend' });
+  }
+
+  // editRerun opens the run form filled with a finished call's arguments
+  // in its server's drawer, opening that drawer first when another one
+  // (or none) is open.
+  function editRerun(btn) {
+    var server = btn.dataset.server, url = btn.dataset.editUrl;
+    var d = openDrawer();
+    if (d && d.getAttribute('data-server') === server) {
+      pendingEdit = null;
+      loadForm(btn, url, d);
+      return;
+    }
+    var chip = chipFor(server);
+    if (!chip) { return; }
+    pendingEdit = { btn: btn, server: server, url: url };
+    chip.click();
+  }
+
+  document.addEventListener('htmx:afterSwap', function (e) {
+    if (!pendingEdit || !e.detail.target || e.detail.target.id !== 'drawer-slot') { return; }
+    var d = openDrawer(), p = pendingEdit;
+    pendingEdit = null;
+    if (d && d.getAttribute('data-server') === p.server) { loadForm(p.btn, p.url, d); }
+  });
+
+  // --- times ---------------------------------------------------------------
+
+  // localTimes writes each card's start time in the reader's own zone,
+  // as HH:MM:SS; the server wrote it in its zone.
+  var timeFormat = null;
+  var localized = new WeakSet();
+  function localTimes(root) {
+    var times = root.querySelectorAll('time[data-started-ms]');
+    if (!times.length) { return; }
+    if (!timeFormat) {
+      try {
+        timeFormat = new Intl.DateTimeFormat(document.documentElement.lang || undefined,
+          { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+      } catch (err) { return; }
+    }
+    for (var i = 0; i < times.length; i++) {
+      if (localized.has(times[i])) { continue; }
+      localized.add(times[i]);
+      var ms = Number(times[i].getAttribute('data-started-ms'));
+      if (ms) { times[i].textContent = timeFormat.format(new Date(ms)); }
+    }
+  }
+
+  // tickElapsed appends a running call's elapsed seconds to its progress
+  // numbers ("2 / 5 · 40 % · 4.1 s"), counted from its start time. The
+  // server's part of the text is kept in data-base, so each tick rewrites
+  // the whole text and a swapped card starts again from the server's.
+  function tickElapsed() {
+    var texts = document.querySelectorAll('.inv-card[data-status="running"] [data-testid="invocation-progress-text"]');
+    for (var i = 0; i < texts.length; i++) {
+      var el = texts[i];
+      var card = el.closest('.inv-card');
+      var t = card.querySelector('time[data-started-ms]');
+      if (!t) { continue; }
+      if (!el.hasAttribute('data-base')) { el.setAttribute('data-base', el.textContent.trim()); }
+      var secs = Math.max(0, (Date.now() - Number(t.getAttribute('data-started-ms'))) / 1000);
+      var elapsed = (el.getAttribute('data-elapsed-format') || '{s} s').replace('{s}', secs.toFixed(1));
+      var base = el.getAttribute('data-base');
+      var next = base ? base + ' · ' + elapsed : elapsed;
+      if (el.textContent !== next) { el.textContent = next; }
+    }
+    return texts.length;
+  }
+
+  // The clock runs only while some call runs.
+  var ticker = null;
+  function schedule() {
+    localTimes(document);
+    if (tickElapsed() > 0) {
+      if (!ticker) { ticker = setInterval(function () { if (tickElapsed() === 0) { clearInterval(ticker); ticker = null; } }, 250); }
+    }
+  }
+  document.addEventListener('htmx:oobAfterSwap', schedule);
+  document.addEventListener('htmx:afterSwap', schedule);
+  if (document.readyState === 'loading') { document.addEventListener('DOMContentLoaded', schedule); } else { schedule(); }
 
   function copyFrom(btn) {
     fetch(btn.dataset.copyUrl, { credentials: 'same-origin' }).then(function (r) {

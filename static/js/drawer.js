@@ -1,7 +1,9 @@
-// Switchboard drawer behaviour: the server drawer is a modal dialog loaded
-// by htmx into #drawer-slot. This script moves focus into it, traps Tab
-// inside it (and inside the remove confirmation), closes it on Escape, the
-// close button or the backdrop and gives focus back to the chip that
+// Switchboard drawer behaviour: the server drawer is loaded by htmx into
+// #drawer-slot. From 1200 px up it docks as a non-modal right column (no
+// scrim, no focus trap, the page narrowed beside it); below that it is a
+// modal dialog. This script moves focus into it, traps Tab inside it when
+// it is modal (and inside the remove confirmation), closes it on Escape,
+// the close button or the backdrop and gives focus back to the chip that
 // opened it, moves between list items with the arrow keys, keeps stderr
 // scrolled to the end, reloads the lists when the event stream's header
 // says the state changed, and lets error answers reach the toast. Loaded
@@ -29,6 +31,11 @@
   // liveBusy is true while the lists are being reloaded.
   var liveBusy = false;
 
+  // DOCKED is the width from which the drawer is a column beside the page
+  // rather than a dialog over it; drawer.css uses the same breakpoint.
+  var DOCKED = window.matchMedia ? window.matchMedia('(min-width: 1200px)') : null;
+  function docked() { return !!(DOCKED && DOCKED.matches); }
+
   function slot() { return document.getElementById(SLOT); }
   function drawer() { var s = slot(); return s ? s.querySelector(DRAWER) : null; }
   function confirmDialog() { var d = drawer(); return d ? d.querySelector(CONFIRM) : null; }
@@ -48,16 +55,32 @@
   }
 
   // setInert makes everything but the drawer and the toast unreachable
-  // while the drawer is open, for screen readers that ignore aria-modal.
+  // while a modal drawer is open, for screen readers that ignore
+  // aria-modal. A docked drawer leaves the page usable: nothing is inert,
+  // and the page is narrowed (html.drawer-docked) so nothing hides behind
+  // the column.
   function setInert(on) {
+    var modal = on && !docked();
     var kids = document.body.children;
     for (var i = 0; i < kids.length; i++) {
       var k = kids[i];
       if (k.id === SLOT || k.id === 'toast' || k.tagName === 'SCRIPT') continue;
-      if (on) k.setAttribute('inert', '');
+      if (modal) k.setAttribute('inert', '');
       else k.removeAttribute('inert');
     }
-    document.documentElement.classList.toggle('drawer-open', on);
+    var root = document.documentElement;
+    root.classList.toggle('drawer-open', modal);
+    root.classList.toggle('drawer-docked', on && !modal);
+    var d = drawer();
+    if (d) d.setAttribute('aria-modal', modal ? 'true' : 'false');
+  }
+
+  // Crossing the breakpoint with a drawer open switches it between the
+  // column and the dialog.
+  if (DOCKED) {
+    var onWidth = function () { if (drawer()) setInert(true); };
+    if (DOCKED.addEventListener) DOCKED.addEventListener('change', onWidth);
+    else if (DOCKED.addListener) DOCKED.addListener(onWidth);
   }
 
   function serverOf(el) {
@@ -110,6 +133,7 @@
     }
     setInert(true);
     triedStamp = null;
+    toolQuery = '';
     prepareNew(d);
     var first = d.querySelector('[data-testid="drawer-close"]') || d.querySelector('.drawer-title');
     if (first) first.focus();
@@ -149,7 +173,7 @@
     var item = e.target.closest ? e.target.closest('[data-roving] > li') : null;
     if (!item || item !== e.target) return false;
     var list = item.parentElement;
-    var items = Array.prototype.filter.call(list.children, function (li) { return li.hasAttribute('tabindex'); });
+    var items = Array.prototype.filter.call(list.children, function (li) { return li.hasAttribute('tabindex') && !li.hidden; });
     var i = items.indexOf(item), next = -1;
     switch (e.key) {
       case 'ArrowDown': next = Math.min(i + 1, items.length - 1); break;
@@ -169,6 +193,10 @@
   document.addEventListener('keydown', function (e) {
     var d = drawer();
     if (!d) return;
+    // A docked drawer is one part of the page: its keys act only while
+    // focus is inside it, so Escape elsewhere (a tooltip, a menu) is left
+    // to its own element.
+    if (docked() && !d.contains(e.target)) return;
     if (e.key === 'Escape') {
       e.preventDefault();
       if (confirmDialog()) closeConfirm();
@@ -176,7 +204,8 @@
       return;
     }
     if (e.key === 'Tab') {
-      trapTab(e, confirmDialog() || d);
+      if (confirmDialog()) trapTab(e, confirmDialog());
+      else if (!docked()) trapTab(e, d);
       return;
     }
     if (d.contains(e.target)) moveInList(e);
@@ -276,7 +305,7 @@
     var d = drawer();
     if (!d) return;
     var name = d.getAttribute('data-server');
-    var chips = document.querySelectorAll('[data-testid="header"] [data-testid="status-chip"]');
+    var chips = document.querySelectorAll('#server-list [data-testid="status-chip"]');
     for (var i = 0; i < chips.length; i++) if (chips[i].getAttribute('data-server') === name) return;
     closeDrawer();
   });
@@ -333,11 +362,122 @@
     window.htmx.ajax('GET', url, { target: caps, swap: 'outerHTML' }).then(done, done);
   }
 
+  // --- tool search ---------------------------------------------------------
+
+  // toolQuery is what the person typed in the tool search, kept across
+  // reloads of the lists (which replace the box).
+  var toolQuery = '';
+
+  // filterTools hides the tool rows that do not match the query (name,
+  // title or description, any case) and keeps the list's roving tab stop
+  // on a shown row.
+  function filterTools(d) {
+    var list = d.querySelector('[data-testid="tool-list"]');
+    if (!list) return;
+    var q = toolQuery.trim().toLowerCase();
+    var rows = list.querySelectorAll(':scope > [data-testid="tool-item"]');
+    var shown = [], stop = null;
+    for (var i = 0; i < rows.length; i++) {
+      var hit = q === '' || (rows[i].getAttribute('data-search') || '').indexOf(q) !== -1;
+      rows[i].hidden = !hit;
+      if (hit) shown.push(rows[i]);
+      if (hit && rows[i].getAttribute('tabindex') === '0') stop = rows[i];
+    }
+    if (!stop && shown.length) {
+      for (var j = 0; j < rows.length; j++) if (rows[j].hasAttribute('tabindex')) rows[j].setAttribute('tabindex', '-1');
+      shown[0].setAttribute('tabindex', '0');
+    }
+    var none = d.querySelector('[data-testid="tool-search-none"]');
+    if (none) none.hidden = shown.length > 0;
+  }
+
+  document.addEventListener('input', function (e) {
+    var box = e.target;
+    if (!box.matches || !box.matches('[data-tool-search]')) return;
+    var d = box.closest(DRAWER);
+    if (!d) return;
+    toolQuery = box.value;
+    filterTools(d);
+  });
+
+  // --- a tool's running call on its row ------------------------------------
+
+  // mirrorRuns shows, on each tool's row, the progress numbers of a call
+  // of that tool running in this drawer (under the run form or among the
+  // recent calls) and Cancel in place of Run; the row's Cancel presses the
+  // card's own.
+  function mirrorRuns(d) {
+    var running = {};
+    var cards = d.querySelectorAll('[data-testid="invocation-card"]');
+    for (var i = 0; i < cards.length; i++) {
+      var st = cards[i].getAttribute('data-status');
+      if (st !== 'running' && st !== 'pending') continue;
+      var tool = cards[i].getAttribute('data-tool');
+      // A card under the run form wins over an older one in the list.
+      if (!running[tool] || cards[i].closest('[data-run-card-slot]')) running[tool] = cards[i];
+    }
+    var rows = d.querySelectorAll('[data-testid="tool-item"]');
+    for (var j = 0; j < rows.length; j++) {
+      var row = rows[j], card = running[row.getAttribute('data-tool')] || null;
+      var progress = row.querySelector('[data-testid="tool-progress"]');
+      var run = row.querySelector('[data-testid="tool-run"]');
+      var cancel = row.querySelector('[data-testid="tool-cancel"]');
+      var text = '';
+      if (card) {
+        var p = card.querySelector('[data-testid="invocation-progress-text"]');
+        text = p ? p.textContent.trim() : '';
+        if (!text) {
+          var badge = card.querySelector('[data-testid="invocation-badge"]');
+          text = badge ? badge.textContent.trim() : '';
+        }
+      }
+      if (progress) {
+        if (progress.textContent !== text) progress.textContent = text;
+        progress.hidden = !card;
+      }
+      var canCancel = !!(card && card.querySelector('[data-testid="invocation-cancel"]'));
+      if (cancel) {
+        cancel.hidden = !canCancel;
+        if (canCancel) cancel.setAttribute('data-invocation', card.getAttribute('data-invocation'));
+      }
+      if (run) {
+        // Focus on Run moves to Cancel as it swaps, and back.
+        var had = document.activeElement === run || document.activeElement === cancel;
+        run.hidden = canCancel;
+        if (had) (canCancel ? cancel : run).focus();
+      }
+      if (card) row.setAttribute('data-running', '');
+      else row.removeAttribute('data-running');
+    }
+  }
+
+  document.addEventListener('click', function (e) {
+    var btn = e.target.closest ? e.target.closest('[data-tool-cancel]') : null;
+    var d = btn && btn.closest(DRAWER);
+    if (!d) return;
+    var id = btn.getAttribute('data-invocation');
+    var cards = d.querySelectorAll('[data-testid="invocation-card"]');
+    for (var i = 0; i < cards.length; i++) {
+      if (cards[i].getAttribute('data-invocation') !== id) continue;
+      var stop = cards[i].querySelector('[data-testid="invocation-cancel"]');
+      if (stop) stop.click();
+      return;
+    }
+  });
+
   // seen holds the elements already prepared, so the checks that run on
   // every change (a relative time ticking included) touch only new ones:
   // stderr a person scrolled up stays where it is.
   var seen = new WeakSet();
   function prepareNew(d) {
+    var box = d.querySelector('[data-tool-search]');
+    if (box && !seen.has(box)) {
+      seen.add(box);
+      if (toolQuery !== '') {
+        box.value = toolQuery;
+        filterTools(d);
+      }
+    }
     var ds = d.querySelectorAll('details[data-testid]');
     for (var i = 0; i < ds.length; i++) {
       if (seen.has(ds[i])) continue;
@@ -363,6 +503,7 @@
       if (!d) return;
       prepareNew(d);
       reloadLive();
+      mirrorRuns(d);
     });
   }
 

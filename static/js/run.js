@@ -1,10 +1,14 @@
-// Switchboard run form behaviour: the dialog a tool's Run button loads
-// over the drawer. This script moves focus in (to the first field, or the
-// first refused one), keeps Tab inside the dialog, closes it on Escape,
-// Cancel or its close button and gives focus back to the Run button,
-// switches the Form / Raw JSON tabs with the arrow keys and keeps the two
-// in sync, and removes a started call's marker. Loaded with defer after
-// htmx; no inline script, no eval.
+// Switchboard run form behaviour: the dialog a tool's Run button (or a
+// card's Edit and re-run) loads over the drawer. This script moves focus
+// in (to the first field, or the first refused one), keeps Tab inside the
+// dialog while the drawer is modal (a docked drawer is part of the page,
+// so Tab may leave), closes it on Escape, Cancel or its close button and
+// gives focus back to the Run button, switches the Form / Raw JSON tabs
+// with the arrow keys and keeps the two in sync, and puts a started
+// call's live card under the form: the event stream's insert lands in the
+// form's slot, and the card leaves for the drawer's list of recent calls
+// when the form closes or runs again. Loaded with defer after htmx; no
+// inline script, no eval.
 (function () {
   'use strict';
 
@@ -18,7 +22,77 @@
   var opener = null;
   var openerTool = null;
 
+  var CARD = '[data-testid="invocation-card"]';
+  var SLOT = '[data-run-card-slot]';
+
   function dialog() { return document.querySelector(DIALOG); }
+
+  // drawerModal reports whether the drawer under the dialog is a modal
+  // dialog itself (below 1200 px); drawer.js marks the page so.
+  function drawerModal() { return document.documentElement.classList.contains('drawer-open'); }
+
+  // cardsOf finds invocation id's cards in root, comparing the attribute
+  // rather than building a selector from a value.
+  function cardsOf(root, id) {
+    var all = root.querySelectorAll(CARD);
+    var out = [];
+    for (var i = 0; i < all.length; i++) if (all[i].getAttribute('data-invocation') === id) out.push(all[i]);
+    return out;
+  }
+
+  // recentList is the drawer's list of the server's recent calls, where a
+  // card goes once its form is gone.
+  function recentList(d) {
+    var host = d && d.closest('[data-testid="drawer"]');
+    return host ? host.querySelector('[data-testid="drawer-invocations"] .feed-list') : null;
+  }
+
+  // releaseCards moves the cards under a form about to go into the
+  // drawer's recent calls, newest first, so no call vanishes from view.
+  function releaseCards(d) {
+    var list = recentList(d);
+    var cards = d.querySelectorAll(SLOT + ' > ' + CARD);
+    for (var i = 0; i < cards.length; i++) {
+      if (list) list.insertBefore(cards[i], list.firstChild);
+      else cards[i].remove();
+    }
+  }
+
+  // adoptCard moves a started call's card into the form's slot when the
+  // event stream delivered it before the form's answer arrived.
+  function adoptCard(d) {
+    var slot = d.querySelector(SLOT);
+    if (!slot || slot.querySelector(CARD)) return;
+    var host = d.closest('[data-testid="drawer"]') || document;
+    var found = cardsOf(host, slot.getAttribute('data-invocation'));
+    for (var i = 0; i < found.length; i++) {
+      if (!slot.contains(found[i])) {
+        slot.insertBefore(found[i], slot.firstChild);
+        return;
+      }
+    }
+  }
+
+  // The event stream inserts a new call's card at the top of the
+  // drawer's recent calls; the card of a call a form started goes under
+  // that form instead. A later replacement finds it there by id.
+  document.addEventListener('htmx:oobBeforeSwap', function (e) {
+    var frag = e.detail.fragment, target = e.detail.target;
+    if (!frag || !target || !frag.querySelector) return;
+    var card = frag.querySelector(CARD) || (frag.matches && frag.matches(CARD) ? frag : null);
+    if (!card || (target.matches && target.matches(CARD))) return;
+    var slots = document.querySelectorAll(SLOT);
+    for (var i = 0; i < slots.length; i++) {
+      var slot = slots[i];
+      if (slot.getAttribute('data-invocation') !== card.getAttribute('data-invocation')) continue;
+      var drawerOf = slot.closest('[data-testid="drawer"]');
+      if (!drawerOf || !drawerOf.contains(target)) continue;
+      var old = slot.querySelectorAll(CARD);
+      for (var j = 0; j < old.length; j++) old[j].remove();
+      e.detail.target = slot;
+      return;
+    }
+  });
 
   function visible(el) {
     return !!(el.offsetWidth || el.offsetHeight || el.getClientRects().length);
@@ -39,7 +113,7 @@
     if (!host) return;
     for (var i = 0; i < host.children.length; i++) {
       var k = host.children[i];
-      if (k === d || k.matches(DIALOG)) continue;
+      if (k === d || k.matches(DIALOG) || k.classList.contains('drawer-backdrop')) continue;
       if (on) k.setAttribute('inert', '');
       else k.removeAttribute('inert');
     }
@@ -66,6 +140,7 @@
   function closeDialog() {
     var d = dialog();
     if (!d) return;
+    releaseCards(d);
     setInert(d, false);
     d.remove();
     returnFocus();
@@ -182,6 +257,13 @@
     if (d.hasAttribute('data-run-ready')) return;
     d.setAttribute('data-run-ready', '');
     setInert(d, true);
+    adoptCard(d);
+    if (d.querySelector(SLOT)) {
+      // The call started: the form stays as sent, focus on Run tool to
+      // send again, and the card under it says how the call goes.
+      var run = d.querySelector('[data-testid="run-submit"]');
+      if (run) { run.focus(); return; }
+    }
     var panelShown = d.querySelector('[role="tabpanel"]:not([hidden])');
     var bad = panelShown && panelShown.querySelector('[aria-invalid="true"]');
     if (bad) {
@@ -199,36 +281,40 @@
   function scan() {
     var d = dialog();
     if (d) prepare(d);
-    var done = document.querySelectorAll('[data-run-done]');
-    for (var i = 0; i < done.length; i++) {
-      var host = done[i].parentElement;
-      done[i].remove();
-      if (host) {
-        for (var j = 0; j < host.children.length; j++) host.children[j].removeAttribute('inert');
-      }
-      returnFocus();
-    }
   }
 
-  // A second Run click replaces the open dialog instead of stacking one
-  // more, and remembers which button to return to.
+  // openFor drops an open dialog before another one loads (a second Run
+  // click, or Edit and re-run) and remembers which button to return to.
+  function openFor(elt) {
+    var d = dialog();
+    if (d) { releaseCards(d); setInert(d, false); d.remove(); }
+    opener = elt;
+    openerTool = elt.getAttribute('data-tool');
+  }
+  // cards.js asks for this before it loads an Edit and re-run form.
+  document.addEventListener('switchboard:run-open', function (e) {
+    if (e.detail && e.detail.elt) openFor(e.detail.elt);
+  });
+
   document.addEventListener('htmx:beforeRequest', function (e) {
     var elt = e.detail.elt;
     if (!elt || !elt.matches || !elt.matches('[data-testid="tool-run"]')) return;
-    var d = dialog();
-    if (d) { setInert(d, false); d.remove(); }
-    opener = elt;
-    openerTool = elt.getAttribute('data-tool');
+    openFor(elt);
   });
 
-  // A refused submit answers 422 with the dialog again: swap it in.
+  // A refused submit answers 422 with the dialog again: swap it in. A
+  // started one answers the dialog again too; the card under the old one
+  // goes to the recent calls first.
   document.addEventListener('htmx:beforeSwap', function (e) {
     var xhr = e.detail.xhr;
     var elt = e.detail.requestConfig && e.detail.requestConfig.elt;
-    if (xhr && xhr.status === 422 && elt && elt.closest && elt.closest(DIALOG)) {
+    var d = elt && elt.closest && elt.closest(DIALOG);
+    if (!xhr || !d) return;
+    if (xhr.status === 422) {
       e.detail.shouldSwap = true;
       e.detail.isError = false;
     }
+    if (e.detail.shouldSwap) releaseCards(d);
   });
 
   // --- keyboard and clicks -------------------------------------------------
@@ -246,6 +332,7 @@
     }
     if (e.key === 'Tab') {
       e.stopImmediatePropagation();
+      if (!drawerModal()) return; // a docked drawer is part of the page
       var items = focusables(d);
       if (!items.length) { e.preventDefault(); return; }
       var first = items[0], last = items[items.length - 1];

@@ -1,0 +1,181 @@
+// calls.js runs the page's compact call list (views/calls.templ): a row's
+// button opens the call's card under it, new rows arriving on the page
+// stream never move what the person is reading (the rows below the top
+// are pinned, and a "N new calls" button offers the new ones), and times
+// are shown in the reader's own clock. Everything it needs is in the
+// markup; no English here.
+(function () {
+  'use strict';
+
+  var open = new Set(); // ids of calls whose card is open
+  var fresh = 0; // rows that arrived above the reader since they last looked
+
+  function list() { return document.getElementById('calls-list'); }
+  function newButton() { return document.querySelector('[data-testid="calls-new"]'); }
+
+  // scrolledPast reports whether the list's top is above the viewport, so
+  // the reader is somewhere down in it.
+  function scrolledPast() {
+    var l = list();
+    return !!l && l.getBoundingClientRect().top < 0;
+  }
+
+  function slotOf(id) { return document.getElementById('callcard-' + id); }
+  function toggleOf(id) {
+    var row = document.getElementById('callrow-' + id);
+    return row && row.querySelector('.call-toggle');
+  }
+
+  function load(id, url) {
+    var slot = slotOf(id);
+    if (!slot || !url || !window.htmx) { return; }
+    // The slot is the request's source too: htmx keeps one request per
+    // source, so cards opened quickly one after another all load.
+    window.htmx.ajax('GET', url, { source: slot, target: slot, swap: 'innerHTML' }).then(function () {
+      // A failed call's card opens with its error: the result is opened too.
+      if (slot.querySelector('[data-testid="call-card-error"]')) {
+        var r = slot.querySelector('details[data-part="result"]');
+        if (r) { r.open = true; }
+      }
+    });
+  }
+
+  function expand(id) {
+    var btn = toggleOf(id), slot = slotOf(id);
+    if (!btn || !slot) { return; }
+    open.add(id);
+    btn.setAttribute('aria-expanded', 'true');
+    slot.hidden = false;
+    if (!slot.firstElementChild) { load(id, btn.dataset.cardUrl); }
+  }
+
+  function collapse(id) {
+    var btn = toggleOf(id), slot = slotOf(id);
+    open.delete(id);
+    if (btn) { btn.setAttribute('aria-expanded', 'false'); }
+    // Emptying the slot also stops its card listening to the stream.
+    if (slot) { slot.hidden = true; slot.textContent = ''; }
+  }
+
+  document.addEventListener('click', function (e) {
+    var btn = e.target.closest && e.target.closest('.call-toggle');
+    if (btn) {
+      var id = btn.closest('.call-row').dataset.invocation;
+      if (btn.getAttribute('aria-expanded') === 'true') { collapse(id); } else { expand(id); }
+      return;
+    }
+    var nb = e.target.closest && e.target.closest('[data-testid="calls-new"]');
+    if (nb) {
+      var title = document.getElementById('calls-title');
+      if (title) { title.scrollIntoView({ block: 'start' }); }
+      seen();
+    }
+  });
+
+  // seen hides the button and the new rows' highlight once the reader is
+  // back at the top of the list.
+  function seen() {
+    fresh = 0;
+    var b = newButton();
+    if (b) { b.hidden = true; }
+    document.querySelectorAll('.call.call-fresh').forEach(function (li) { li.classList.remove('call-fresh'); });
+  }
+
+  function showNew(n) {
+    var b = newButton();
+    if (!b) { return; }
+    b.textContent = n === 1 ? b.dataset.one : (b.dataset.other || '').split(b.dataset.sentinel).join(String(n));
+    b.hidden = false;
+  }
+
+  window.addEventListener('scroll', function () {
+    if (fresh > 0 && !scrolledPast()) { seen(); }
+  }, { passive: true });
+
+  // firstVisible is the row at the top of the viewport, the one to keep
+  // still while rows arrive above it.
+  function firstVisible(l) {
+    var rows = l.querySelectorAll(':scope > .call');
+    for (var i = 0; i < rows.length; i++) {
+      var r = rows[i].getBoundingClientRect();
+      if (r.bottom > 0) { return { el: rows[i], top: r.top }; }
+    }
+    return null;
+  }
+
+  // A new call's row comes as an out-of-band insert at the top of the
+  // list. calls.js puts it in itself (htmx reports no new elements for an
+  // insert), so it can keep the row being read where it was and count
+  // the rows that arrived above the reader.
+  document.addEventListener('htmx:oobBeforeSwap', function (e) {
+    var d = e.detail, t = d && d.target;
+    if (!t || t.id !== 'calls-list' || !d.fragment || !d.fragment.dataset || d.fragment.dataset.callsInsert !== 'top') { return; }
+    d.shouldSwap = false;
+    var past = scrolledPast();
+    var a = past ? firstVisible(t) : null;
+    var items = Array.prototype.slice.call(d.fragment.children);
+    var first = t.firstChild;
+    items.forEach(function (li) {
+      var old = document.getElementById(li.id);
+      if (old) { old.remove(); }
+      t.insertBefore(li, first);
+      localize(li);
+      if (past) { li.classList.add('call-fresh'); }
+    });
+    if (a) {
+      var now = a.el.getBoundingClientRect().top;
+      if (now !== a.top) { window.scrollBy(0, now - a.top); }
+    }
+    if (past) { fresh += items.length; showNew(fresh); }
+  });
+
+  document.addEventListener('htmx:oobAfterSwap', function (e) {
+    var el = e.target;
+    if (!el || !el.classList) { return; }
+    if (el.id === 'calls-list') {
+      // A full list after a reconnect: reopen what the reader had open.
+      Array.from(open).forEach(function (id) {
+        if (slotOf(id)) { expand(id); } else { open.delete(id); }
+      });
+    }
+    if (el.classList.contains('call-row')) { rowChanged(el); }
+  });
+
+  // rowChanged keeps a replaced row's button in step with its open card,
+  // reloads a card that missed its own event, and says the new status.
+  function rowChanged(row) {
+    var id = row.dataset.invocation;
+    var slot = slotOf(id);
+    if (!open.has(id) || !slot) { return; }
+    var btn = row.querySelector('.call-toggle');
+    btn.setAttribute('aria-expanded', 'true');
+    var card = slot.querySelector('[data-testid="invocation-card"]');
+    if (card && card.dataset.status !== row.dataset.status) { load(id, btn.dataset.cardUrl); }
+    var region = document.getElementById('activity-feed-status');
+    var badge = row.querySelector('[data-testid="call-row-status"]'), tool = row.querySelector('[data-testid="call-row-tool"]');
+    if (region && badge && tool) { region.textContent = tool.textContent + ': ' + badge.textContent.trim(); }
+  }
+
+  // localize shows each <time data-local> in the reader's clock: hms for a
+  // call's start, hm for a minute; a day other than today adds the date.
+  function localize(root) {
+    if (!root || !root.querySelectorAll) { return; }
+    var times = root.matches && root.matches('time[data-local]') ? [root] : root.querySelectorAll('time[data-local]');
+    var today = new Date().toDateString();
+    times.forEach(function (t) {
+      var d = new Date(t.getAttribute('datetime'));
+      if (isNaN(d.getTime())) { return; }
+      var o = { hour: '2-digit', minute: '2-digit', hour12: false };
+      if (t.dataset.local === 'hms') { o.second = '2-digit'; }
+      if (d.toDateString() !== today) { o.month = 'short'; o.day = 'numeric'; }
+      t.textContent = d.toLocaleString(document.documentElement.lang || undefined, o);
+    });
+  }
+
+  document.addEventListener('htmx:load', function (e) { localize(e.target); });
+  if (document.readyState === 'loading') {
+    document.addEventListener('DOMContentLoaded', function () { localize(document.body); });
+  } else {
+    localize(document.body);
+  }
+})();
