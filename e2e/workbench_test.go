@@ -37,6 +37,9 @@ type drawerLayout struct {
 
 func layoutOf(t *testing.T, page playwright.Page, server string) drawerLayout {
 	t.Helper()
+	// The drawer slides in; measure where it comes to rest.
+	waitTrue(t, page, `sel => { const d = document.querySelector(sel); return !!d && d.getAnimations().length === 0; }`,
+		drawerSel(server), "the drawer's slide-in to end")
 	var l drawerLayout
 	evalJSON(t, page, `sel => { const d = document.querySelector(sel), r = d.getBoundingClientRect();
 		const b = document.querySelector('.drawer-backdrop'), m = document.getElementById('main').getBoundingClientRect();
