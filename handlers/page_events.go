@@ -232,7 +232,7 @@ func (p *pageEvents) appendUpdates(ctx context.Context, out, html *bytes.Buffer,
 	for i, st := range changed {
 		u := views.NewServerUpdateProps(st, now, drawerURL(st.ServerName))
 		if i == len(changed)-1 {
-			u = u.WithSummary(sortedList(shown))
+			u = u.WithSummary(shown)
 		}
 		if err := appendHTMLEvent(ctx, out, html, sseEvent, views.ServerUpdate(u)); err != nil {
 			return err

@@ -60,9 +60,8 @@ func NewChipProps(s domain.Status) ChipProps {
 			p.Badge = Message{ID: "BadgeAutoDisabled"}
 		}
 	}
-	if signInWaits(s) {
+	if p.State = chipState(s); p.State == ChipSignIn {
 		// Waiting for a person, not broken: said in words, never red.
-		p.State = ChipSignIn
 		p.StateID = signInStateID(s)
 		p.Badge = Message{ID: p.StateID}
 	}
@@ -76,6 +75,16 @@ func NewChipProps(s domain.Status) ChipProps {
 // ChipSignIn is the chip state of a server that waits for a person to
 // sign in: its own dot shape and colour, not the error's.
 const ChipSignIn = "sign_in"
+
+// chipState is the state s's chip shows: the server's, or ChipSignIn. The
+// header summary counts by it for every server on every update, so it
+// builds nothing else.
+func chipState(s domain.Status) string {
+	if signInWaits(s) {
+		return ChipSignIn
+	}
+	return string(s.State)
+}
 
 // blockedBadges names the badge of each reason a server is kept away.
 var blockedBadges = map[domain.BlockedReason]string{

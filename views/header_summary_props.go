@@ -1,6 +1,8 @@
 package views
 
 import (
+	"iter"
+	"slices"
 	"strconv"
 
 	"github.com/a-h/templ"
@@ -92,12 +94,21 @@ func ServerFilterHref(group string) string {
 // NewHeaderSummaryProps counts list by group. filter is the group the list
 // shows now ("" for all), marked as the current link.
 func NewHeaderSummaryProps(list []domain.Status, filter string) HeaderSummaryProps {
+	return summaryOf(slices.Values(list), filter)
+}
+
+// summaryOf counts every server in all, in any order: the event stream
+// passes the page's map as it is, so an update neither copies nor sorts
+// the fleet.
+func summaryOf(all iter.Seq[domain.Status], filter string) HeaderSummaryProps {
 	n := map[string]int{}
-	for _, s := range list {
-		n[groupOf(NewChipProps(s).State)]++
+	total := 0
+	for s := range all {
+		n[groupOf(chipState(s))]++
+		total++
 	}
 	filter = NormalServerFilter(filter)
-	p := HeaderSummaryProps{Counts: []SummaryCount{summaryCount("", len(list), filter)}}
+	p := HeaderSummaryProps{Counts: []SummaryCount{summaryCount("", total, filter)}}
 	for _, g := range []string{GroupConnected, GroupFailing, GroupSignIn, GroupStarting, GroupDisabled} {
 		if n[g] > 0 || alwaysCounted[g] || g == filter {
 			p.Counts = append(p.Counts, summaryCount(g, n[g], filter))

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"maps"
 	"time"
 
 	"github.com/switchboard-mcp/switchboard/domain"
@@ -24,10 +25,10 @@ func NewServerUpdateProps(s domain.Status, now time.Time, drawerURL string) Serv
 	return ServerUpdateProps{Row: row, Status: s}
 }
 
-// WithSummary adds the header summary of list, every server the page
+// WithSummary adds the header summary of shown, every server the page
 // shows after this update.
-func (p ServerUpdateProps) WithSummary(list []domain.Status) ServerUpdateProps {
-	sum := NewHeaderSummaryProps(list, "")
+func (p ServerUpdateProps) WithSummary(shown map[string]domain.Status) ServerUpdateProps {
+	sum := summaryOf(maps.Values(shown), "")
 	sum.OOB = true
 	p.Summary = &sum
 	return p

@@ -15,7 +15,7 @@ import (
 func TestServerUpdateSwapsRowAndSummaryFromOneSnapshot(t *testing.T) {
 	s := domain.Status{ServerName: "files", State: domain.StateError, Error: "boom", ErrorCategory: domain.CategoryRefused}
 	other := domain.Status{ServerName: "b", State: domain.StateConnected}
-	u := views.NewServerUpdateProps(s, testNow, "/d").WithSummary([]domain.Status{other, s})
+	u := views.NewServerUpdateProps(s, testNow, "/d").WithSummary(map[string]domain.Status{other.ServerName: other, s.ServerName: s})
 	doc := renderFragment(t, "en", views.ServerUpdate(u))
 	key := views.ServerKey("files")
 	for _, id := range []string{"row-" + key, "header-summary"} {
