@@ -30,4 +30,15 @@ type CallStats interface {
 	// [since, until) and match f (its Before and Limit are ignored), per
 	// minute in UTC; only minutes with calls, oldest first.
 	CallsPerMinute(ctx context.Context, scope Scope, since, until time.Time, f InvocationFilter) ([]MinuteOutcomes, error)
+	// CallTimings returns the newest limit of server's calls that started
+	// at or after since and ended with an answer (success or error),
+	// oldest first: only their times and status, never arguments or
+	// results, since a drawer's sparkline reloads on every probe.
+	CallTimings(ctx context.Context, scope Scope, server string, since time.Time, limit int) ([]CallTiming, error)
+}
+
+// CallTiming is one answered call's round trip, for the latency sparkline.
+type CallTiming struct {
+	StartedAt, EndedAt time.Time
+	Status             InvocationStatus
 }

@@ -39,7 +39,10 @@ func (h *History) observe(st Status) {
 		queued = h.enqueue(StateChange{}, &p) || queued
 	}
 	if st.Phase == PhaseDisposed {
-		delete(h.last, name) // a server added again under this name starts afresh
+		// A server added again under this name starts afresh, its
+		// tooltip too.
+		delete(h.last, name)
+		delete(h.recent, name)
 	} else {
 		h.last[name] = next
 	}

@@ -41,6 +41,17 @@ func stateSeverity(s State) int {
 	return 0
 }
 
+// Known is the state c leaves the server in as far as anyone knows: none
+// after a dispose, which records Switchboard stopping or the server being
+// removed. Time while Switchboard was not running is unknown, never
+// "disabled", so a laptop closed overnight does not lower a server's uptime.
+func (c StateChange) Known() State {
+	if c.Phase == PhaseDisposed {
+		return ""
+	}
+	return c.State
+}
+
 // Worse returns the more severe of a and b.
 func Worse(a, b State) State {
 	if stateSeverity(b) > stateSeverity(a) {
@@ -67,7 +78,7 @@ func UptimeBars(changes []StateChange, now time.Time) []UptimeBar {
 	var cur State
 	i := 0
 	for ; i < len(changes) && changes[i].At.Before(start); i++ {
-		cur = changes[i].State
+		cur = changes[i].Known()
 	}
 	bars := make([]UptimeBar, UptimeSlots)
 	for b := range bars {
@@ -76,8 +87,8 @@ func UptimeBars(changes []StateChange, now time.Time) []UptimeBar {
 		bar.Worst = cur
 		for ; i < len(changes) && changes[i].At.Before(bar.End); i++ {
 			bar.Changes = append(bar.Changes, changes[i])
-			bar.Worst = Worse(bar.Worst, changes[i].State)
-			cur = changes[i].State
+			bar.Worst = Worse(bar.Worst, changes[i].Known())
+			cur = changes[i].Known()
 		}
 		bars[b] = bar
 	}
@@ -93,7 +104,7 @@ func StateDurations(changes []StateChange, from, to time.Time) map[State]time.Du
 	at := from
 	for _, c := range changes {
 		if !c.At.After(from) {
-			cur = c.State
+			cur = c.Known()
 			continue
 		}
 		if !c.At.Before(to) {
@@ -102,7 +113,7 @@ func StateDurations(changes []StateChange, from, to time.Time) map[State]time.Du
 		if cur != "" {
 			out[cur] += c.At.Sub(at)
 		}
-		cur, at = c.State, c.At
+		cur, at = c.Known(), c.At
 	}
 	if cur != "" && to.After(at) {
 		out[cur] += to.Sub(at)

@@ -204,3 +204,39 @@ func TestNewLatencyStatsLeavesItsInputAlone(t *testing.T) {
 		t.Error("no samples: want the zero value")
 	}
 }
+
+// TestTimeSwitchboardWasStoppedIsUnknown: a dispose (Switchboard stopping,
+// recorded as disabled) leaves the state unknown until the next change, so
+// a night with the laptop closed paints no "disabled" bars and counts
+// nowhere in the uptime.
+func TestTimeSwitchboardWasStoppedIsUnknown(t *testing.T) {
+	start, _ := domain.UptimeWindow(uptimeNow)
+	stopped := domain.StateChange{Server: "alpha", At: start.Add(time.Hour), State: domain.StateDisabled, Phase: domain.PhaseDisposed}
+	changes := []domain.StateChange{
+		change(start.Add(-time.Hour), domain.StateConnected),
+		stopped,
+		change(start.Add(10*time.Hour), domain.StateConnected),
+	}
+	bars := domain.UptimeBars(changes, uptimeNow)
+	if got := bars[0].Worst; got != domain.StateConnected {
+		t.Errorf("bar before the stop: got %q, want connected", got)
+	}
+	if got := bars[4].Worst; got != domain.StateConnected {
+		t.Errorf("bar holding the stop: got %q, want connected (the time after it is unknown)", got)
+	}
+	for _, b := range bars[5:40] {
+		if b.Worst != "" {
+			t.Fatalf("bar at %v while stopped: got %q, want unknown", b.Start, b.Worst)
+		}
+	}
+	if got := bars[40].Worst; got != domain.StateConnected {
+		t.Errorf("bar after the restart: got %q, want connected", got)
+	}
+	d := domain.StateDurations(changes, start, uptimeNow)
+	if d[domain.StateDisabled] != 0 {
+		t.Errorf("disabled time: got %v, want none while Switchboard was stopped", d[domain.StateDisabled])
+	}
+	if want := time.Hour + uptimeNow.Sub(start.Add(10*time.Hour)); d[domain.StateConnected] != want {
+		t.Errorf("connected time: got %v, want %v", d[domain.StateConnected], want)
+	}
+}

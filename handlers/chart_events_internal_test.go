@@ -18,6 +18,10 @@ func (noStats) CallsPerMinute(context.Context, domain.Scope, time.Time, time.Tim
 	return nil, nil
 }
 
+func (noStats) CallTimings(context.Context, domain.Scope, string, time.Time, int) ([]domain.CallTiming, error) {
+	return nil, nil
+}
+
 func TestChartWatchTellsTheCallsChartOncePerSecond(t *testing.T) {
 	w := &chartWatch{ch: &charts{stats: noStats{}}, unfinished: map[string]struct{}{}}
 	t0 := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)

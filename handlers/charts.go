@@ -14,11 +14,12 @@ import (
 )
 
 // Limits of what one picture reads: a day of probes at the shortest
-// keep-alive the settings allow fits, and the calls a sparkline needs to
-// show a day's shape without reading every stored result.
+// keep-alive the settings allow fits, and as many of the day's answered
+// calls (times and status only, never results); past them the sparkline
+// shows the newest, and its text says how many it drew.
 const (
 	chartProbeLimit = 6000
-	chartCallLimit  = 200
+	chartCallLimit  = 6000
 )
 
 // charts serves the pictures as fragments that load and redraw themselves:
@@ -26,19 +27,17 @@ const (
 // page stream only says when to redraw (chart_events.go), so a page pays
 // for the queries of what it shows and nothing else.
 type charts struct {
-	history     *domain.History     // nil: no history section
-	stats       domain.CallStats    // nil: no calls chart
-	invocations *domain.Invocations // nil: no call times in the sparkline
-	scope       domain.Scope
-	prefs       *preferences
-	now         func() time.Time
+	history *domain.History  // nil: no history section
+	stats   domain.CallStats // nil: no calls chart and no call times in the sparkline
+	scope   domain.Scope
+	prefs   *preferences
+	now     func() time.Time
 }
 
 // registerCharts adds the pictures' routes and lets the page stream keep
 // them live.
 func registerCharts(e *echo.Echo, opts Options, prefs *preferences, stream *pageEvents) {
-	ch := &charts{history: opts.History, stats: opts.CallStats, invocations: opts.Invocations,
-		scope: opts.Scope, prefs: prefs, now: opts.Now}
+	ch := &charts{history: opts.History, stats: opts.CallStats, scope: opts.Scope, prefs: prefs, now: opts.Now}
 	e.GET(PathUIServerHistory, ch.drawerHistory)
 	e.GET(PathUICallsChart, ch.callsChart)
 	stream.charts = ch
@@ -79,9 +78,8 @@ func (ch *charts) drawerHistory(c echo.Context) error {
 	if in.Probes, err = ch.history.ProbeSamples(ctx, name, start, chartProbeLimit); err != nil {
 		return err
 	}
-	if ch.invocations != nil {
-		f := domain.InvocationFilter{ServerName: name, StartedFrom: start, Limit: chartCallLimit}
-		if in.Calls, err = ch.invocations.List(ctx, ch.scope, f); err != nil {
+	if ch.stats != nil {
+		if in.Calls, err = ch.stats.CallTimings(ctx, ch.scope, name, start, chartCallLimit); err != nil {
 			return err
 		}
 	}

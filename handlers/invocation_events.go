@@ -48,6 +48,12 @@ type pageCards struct {
 	filter views.CallsFilter
 	shown  map[string]uint64 // rows in the page's list
 	drawn  map[string]uint64 // calls drawers may hold, to replace rather than insert
+	// floor is the oldest row the stream sent when more were left for
+	// "Older calls"; nil when the page got every matching call. A change
+	// of an unknown call at or below it belongs to a row the person may
+	// have loaded further down, so it replaces that row where it is and
+	// never lands at the top.
+	floor *domain.Invocation
 }
 
 func (f *invocationFeed) page(filter views.CallsFilter) *pageCards {
@@ -72,6 +78,7 @@ func (p *pageCards) appendFull(ctx context.Context, out, html *bytes.Buffer) err
 	if len(invs) > views.CallsLimit {
 		invs = invs[:views.CallsLimit]
 		list.OlderURL = olderCallsURL(p.filter, invs[len(invs)-1].ID)
+		p.floor = &invs[len(invs)-1]
 	}
 	for _, inv := range invs {
 		p.shown[inv.ID] = inv.Version
@@ -133,11 +140,22 @@ func (p *pageCards) appendRow(ctx context.Context, out, html *bytes.Buffer, inv 
 	}
 	p.shown[inv.ID] = inv.Version
 	row := views.CallRow(callRow(inv, true))
-	if !known {
+	if !known && !p.belowFloor(inv) {
 		row = views.CallInsert(callRow(inv, false))
 	}
 	if err := appendHTMLEvent(ctx, out, html, sseEvent, row); err != nil {
 		return err
 	}
 	return appendHTMLEvent(ctx, out, html, views.CallEvent(inv.ID), views.CallCardBody(p.feed.cards.callCard(inv)))
+}
+
+// belowFloor reports whether inv sorts at or after the oldest row the
+// stream sent (newest first, by start time then id), where only "Older
+// calls" could have put it on the page.
+func (p *pageCards) belowFloor(inv domain.Invocation) bool {
+	if p.floor == nil {
+		return false
+	}
+	f := p.floor
+	return inv.StartedAt.Before(f.StartedAt) || (inv.StartedAt.Equal(f.StartedAt) && inv.ID <= f.ID)
 }

@@ -122,6 +122,9 @@ func (p *pageEvents) stream(c echo.Context) error {
 		}
 		if idle { // nothing happened for a heartbeat
 			out.Write(ping)
+			// A chart change held back by its once-a-second limit goes
+			// out now rather than with the next event.
+			pics.appendChanged(&out, shown, nil, p.now())
 			continue
 		}
 		reloaded := logs.reloaded(asks.woke(pics.woke(woke)))

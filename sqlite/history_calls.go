@@ -75,3 +75,36 @@ func earlierOf(a, b time.Time) time.Time {
 	}
 	return a
 }
+
+// CallTimings returns the newest limit answered calls of server that
+// started at or after since, oldest first, reading only their times and
+// status through the (user, workspace, server, started_at) index.
+func (s *InvocationStore) CallTimings(ctx context.Context, scope domain.Scope, server string, since time.Time, limit int) ([]domain.CallTiming, error) {
+	if err := s.db.writer.flush(ctx); err != nil {
+		return nil, fmt.Errorf("list call timings of %s in %s: %w", server, scopeName(scope), err)
+	}
+	rows, err := s.db.read.QueryContext(ctx, `SELECT started_at, ended_at, status FROM (
+		SELECT started_at, id, ended_at, status FROM invocations
+		WHERE user = ? AND workspace = ? AND server = ? AND started_at >= ?
+			AND ended_at IS NOT NULL AND status IN (?, ?)
+		ORDER BY started_at DESC, id DESC LIMIT ?) ORDER BY started_at, id`,
+		scope.User, scope.Workspace, server, since.UnixMilli(),
+		string(domain.InvocationSuccess), string(domain.InvocationError), limit)
+	if err != nil {
+		return nil, fmt.Errorf("list call timings of %s in %s: %w", server, scopeName(scope), err)
+	}
+	defer rows.Close()
+	var out []domain.CallTiming
+	for rows.Next() {
+		var started, ended int64
+		var status domain.InvocationStatus
+		if err := rows.Scan(&started, &ended, &status); err != nil {
+			return nil, fmt.Errorf("list call timings of %s in %s: %w", server, scopeName(scope), err)
+		}
+		out = append(out, domain.CallTiming{StartedAt: time.UnixMilli(started), EndedAt: time.UnixMilli(ended), Status: status})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list call timings of %s in %s: %w", server, scopeName(scope), err)
+	}
+	return out, nil
+}

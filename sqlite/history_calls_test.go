@@ -91,3 +91,52 @@ func TestInvocationsStartedBetween(t *testing.T) {
 		})
 	}
 }
+
+// TestCallTimings: only answered calls of the server since the window's
+// start, the newest limit of them, oldest first, with their times.
+func TestCallTimings(t *testing.T) {
+	s := openTestDB(t, t.TempDir()).InvocationStore()
+	since := t0.Truncate(time.Minute).Add(time.Hour)
+	call := func(id string, at time.Duration, status domain.InvocationStatus, server string) {
+		inv := finished(scopeA, id, 0)
+		inv.StartedAt, inv.EndedAt = since.Add(at), since.Add(at+250*time.Millisecond)
+		inv.Status, inv.ServerName = status, server
+		if !status.Final() {
+			inv.EndedAt = time.Time{}
+		}
+		save(t, s, inv)
+	}
+	call("before", -time.Second, domain.InvocationSuccess, "demo")
+	call("a", 0, domain.InvocationSuccess, "demo")
+	call("b", time.Second, domain.InvocationError, "demo")
+	call("c", 2*time.Second, domain.InvocationDenied, "demo")
+	call("d", 3*time.Second, domain.InvocationCancelled, "demo")
+	call("e", 4*time.Second, domain.InvocationRunning, "demo")
+	call("f", 5*time.Second, domain.InvocationSuccess, "other")
+	call("g", 6*time.Second, domain.InvocationSuccess, "demo")
+
+	got, err := s.CallTimings(t.Context(), scopeA, "demo", since, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []domain.CallTiming{
+		{StartedAt: since, EndedAt: since.Add(250 * time.Millisecond), Status: domain.InvocationSuccess},
+		{StartedAt: since.Add(time.Second), EndedAt: since.Add(1250 * time.Millisecond), Status: domain.InvocationError},
+		{StartedAt: since.Add(6 * time.Second), EndedAt: since.Add(6250 * time.Millisecond), Status: domain.InvocationSuccess},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d timings %+v, want %d", len(got), got, len(want))
+	}
+	for i := range want {
+		if !got[i].StartedAt.Equal(want[i].StartedAt) || !got[i].EndedAt.Equal(want[i].EndedAt) || got[i].Status != want[i].Status {
+			t.Errorf("timing %d: got %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	newest, err := s.CallTimings(t.Context(), scopeA, "demo", since, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(newest) != 2 || !newest[0].StartedAt.Equal(since.Add(time.Second)) || !newest[1].StartedAt.Equal(since.Add(6*time.Second)) {
+		t.Errorf("limit 2: got %+v, want the two newest, oldest first", newest)
+	}
+}

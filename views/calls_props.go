@@ -89,26 +89,49 @@ func NewCallRowProps(inv domain.Invocation, cardURL string) CallRowProps {
 	return p
 }
 
+// CallErrorBytes bounds the error a failed call's card opens with; the
+// whole result stays in the card's Result section, within its own caps.
+const CallErrorBytes = 16 << 10
+
 // CallErrorText is what went wrong with a failed call, in the server's or
 // Switchboard's words: the stored error, else the text of a result the
-// tool marked isError.
+// tool marked isError; at most CallErrorBytes of it.
 func CallErrorText(inv domain.Invocation) string {
 	if inv.Error != "" {
-		return inv.Error
+		return cutBytes(inv.Error, CallErrorBytes)
 	}
-	var parts []string
+	var b strings.Builder
 	for _, raw := range domain.ParseResult(inv.Result).Content {
 		var it struct{ Type, Text string }
 		if json.Unmarshal(raw, &it) == nil && it.Type == "text" && it.Text != "" {
-			parts = append(parts, it.Text)
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(it.Text)
+			if b.Len() > CallErrorBytes {
+				break
+			}
 		}
 	}
-	return strings.Join(parts, " ")
+	return cutBytes(b.String(), CallErrorBytes)
+}
+
+// cutBytes cuts s to at most n bytes on a rune boundary, marking a cut
+// with an ellipsis.
+func cutBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // clip cuts s to n runes on one line, marking the cut with an ellipsis.
+// It reads no more than the n runes it may keep, whatever s's length.
 func clip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = strings.Join(strings.Fields(cutBytes(s, 4*n+utf8.UTFMax)), " ")
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}

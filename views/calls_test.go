@@ -1,10 +1,12 @@
 package views_test
 
 import (
+	"encoding/json"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/switchboard-mcp/switchboard/domain"
 	"github.com/switchboard-mcp/switchboard/views"
@@ -163,5 +165,21 @@ func TestCallCardOpensWithTheError(t *testing.T) {
 	ok := views.NewCallCardProps(invAt(domain.InvocationSuccess, `{"content":[]}`), card)
 	if doc := renderDrawerPart(t, "en", views.CallCard(ok)); doc.Find(`[data-testid="call-card-error"]`).Length() != 0 {
 		t.Error("a successful call's card opens with an error")
+	}
+}
+
+// TestCallErrorTextIsBounded: a failed call whose isError result is
+// megabytes of text opens its card with a bounded error, cut on a rune.
+func TestCallErrorTextIsBounded(t *testing.T) {
+	huge := strings.Repeat("é", 1<<20)
+	inv := domain.Invocation{Status: domain.InvocationError,
+		Result: json.RawMessage(`{"isError":true,"content":[{"type":"text","text":"` + huge + `"}]}`)}
+	got := views.CallErrorText(inv)
+	if len(got) > views.CallErrorBytes+len("…") || !utf8.ValidString(got) || !strings.HasSuffix(got, "…") {
+		t.Errorf("error text: got %d bytes (valid UTF-8 %v), want at most %d and cut with an ellipsis", len(got), utf8.ValidString(got), views.CallErrorBytes)
+	}
+	inv = domain.Invocation{Status: domain.InvocationError, Error: huge}
+	if got := views.CallErrorText(inv); len(got) > views.CallErrorBytes+len("…") {
+		t.Errorf("stored error: got %d bytes, want at most %d", len(got), views.CallErrorBytes)
 	}
 }

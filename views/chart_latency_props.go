@@ -32,7 +32,7 @@ type SparkSeriesProps struct {
 // calls over the window domain.UptimeWindow(now) for the server named key.
 // Calls that never reached the server (denied, cancelled before an
 // answer) have no round trip and are left out.
-func NewLatencySparklineProps(key string, probes []domain.ProbeSample, calls []domain.Invocation, now time.Time) LatencySparklineProps {
+func NewLatencySparklineProps(key string, probes []domain.ProbeSample, calls []domain.CallTiming, now time.Time) LatencySparklineProps {
 	start, _ := domain.UptimeWindow(now)
 	var probeAt, callAt []time.Time
 	var probeD, callD []time.Duration

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/switchboard-mcp/switchboard/domain"
 	"github.com/switchboard-mcp/switchboard/locales"
@@ -32,9 +33,9 @@ func historyInput(server string) views.HistoryInput {
 			{Server: server, At: at(91, 0), Latency: 20 * time.Millisecond},
 			{Server: server, At: at(92, 0), Latency: 30 * time.Millisecond},
 		},
-		Calls: []domain.Invocation{
-			{ServerName: server, Status: domain.InvocationSuccess, StartedAt: at(93, 0), EndedAt: at(93, 400*time.Millisecond)},
-			{ServerName: server, Status: domain.InvocationDenied, StartedAt: at(93, 0), EndedAt: at(93, time.Millisecond)},
+		Calls: []domain.CallTiming{
+			{Status: domain.InvocationSuccess, StartedAt: at(93, 0), EndedAt: at(93, 400*time.Millisecond)},
+			{Status: domain.InvocationDenied, StartedAt: at(93, 0), EndedAt: at(93, time.Millisecond)},
 		},
 	}
 }
@@ -160,5 +161,35 @@ func TestTooltipDrawsLastProbesFromTheContext(t *testing.T) {
 	}
 	if !strings.Contains(html, "8–12 ms, newest 10 ms") {
 		t.Errorf("no text equivalent in %s", html)
+	}
+}
+
+// TestUptimeBarOfAFlappingServerStaysShort: a quarter hour with many
+// changes lists the first and last three, says how many are left out,
+// and cuts each error, so a flapping server cannot bloat the drawer.
+func TestUptimeBarOfAFlappingServerStaysShort(t *testing.T) {
+	start, _ := domain.UptimeWindow(testNow)
+	changes := []domain.StateChange{{Server: "f", At: start.Add(-time.Minute), State: domain.StateConnected}}
+	for i := range 10 {
+		st := domain.StateError
+		if i%2 == 1 {
+			st = domain.StateConnected
+		}
+		changes = append(changes, domain.StateChange{Server: "f", At: start.Add(time.Duration(i+1) * time.Second), State: st,
+			Error: strings.Repeat("x", 5000)})
+	}
+	p := views.NewUptimeStripProps("f", domain.UptimeBars(changes, testNow), nil, time.UTC)
+	b := p.Bars[0]
+	if len(b.Changes) != 6 || b.Hidden != 4 || b.HiddenAt != 3 {
+		t.Fatalf("bar: got %d changes shown, %d hidden at %d; want 6 shown, 4 hidden at 3", len(b.Changes), b.Hidden, b.HiddenAt)
+	}
+	for _, c := range b.Changes {
+		if n := utf8.RuneCountInString(c.Error); n > 201 {
+			t.Errorf("error of %d runes, want at most 200 and an ellipsis", n)
+		}
+	}
+	doc := renderFragment(t, "en", views.UptimeStrip(p))
+	if got := doc.Find(`[data-testid="uptime-more"]`).Text(); !strings.Contains(got, "4 more changes") {
+		t.Errorf("note: got %q, want it to say 4 more changes", got)
 	}
 }

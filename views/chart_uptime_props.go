@@ -31,6 +31,10 @@ type UptimeBarProps struct {
 	From, To string // "14:00", "14:15"
 	Y, H     string // the rect inside a 0 0 10 100 box
 	Changes  []UptimeChangeProps
+	// Hidden changes of a flapping quarter hour are left out between the
+	// first and last few (at index HiddenAt), so a bar stays short to read
+	// and the drawer small to redraw.
+	Hidden, HiddenAt int
 	// Focusable bars are those with something to read: a change, or a
 	// state other than connected. A healthy day costs no tab stops.
 	Focusable bool
@@ -49,6 +53,26 @@ type UptimeLegendProps struct {
 	State   string
 	StateID string
 	Count   int
+}
+
+// A bar lists at most the first and last uptimeChangesShown of its
+// changes, each error cut to uptimeErrorRunes (the whole text is in the
+// server's logs and the API's status).
+const (
+	uptimeChangesShown = 3
+	uptimeErrorRunes   = 200
+)
+
+// cutRunes returns s cut to at most n runes, with an ellipsis when cut.
+func cutRunes(s string, n int) string {
+	i := 0
+	for j := range s {
+		if i == n {
+			return s[:j] + "…"
+		}
+		i++
+	}
+	return s
 }
 
 // uptimeOrder is the legend's order: worst first.
@@ -78,11 +102,16 @@ func NewUptimeStripProps(key string, bars []domain.UptimeBar, durations map[doma
 			Y:       strconv.Itoa(uptimeBarTop - h),
 			H:       strconv.Itoa(h),
 		}
-		for _, c := range b.Changes {
+		shown := b.Changes
+		if n := len(shown); n > 2*uptimeChangesShown {
+			bp.Hidden, bp.HiddenAt = n-2*uptimeChangesShown, uptimeChangesShown
+			shown = append(shown[:uptimeChangesShown:uptimeChangesShown], shown[n-uptimeChangesShown:]...)
+		}
+		for _, c := range shown {
 			bp.Changes = append(bp.Changes, UptimeChangeProps{
 				Time:    clockSecondsText(c.At, loc),
-				StateID: uptimeStateID(uptimeState(c.State)),
-				Error:   c.Error,
+				StateID: uptimeStateID(uptimeState(c.Known())),
+				Error:   cutRunes(c.Error, uptimeErrorRunes),
 			})
 		}
 		bp.Focusable = len(bp.Changes) > 0 || (st != "connected" && st != "unknown")

@@ -29,7 +29,7 @@ type HistoryInput struct {
 	Server  string
 	Changes []domain.StateChange
 	Probes  []domain.ProbeSample
-	Calls   []domain.Invocation
+	Calls   []domain.CallTiming
 	Now     time.Time
 	URL     string
 }
