@@ -46,7 +46,7 @@ unit:
 	$(GO) test -race -count=1 ./...
 
 e2e:
-	CI=$${CI:-true} $(GO) test -tags e2e -count=1 -timeout 45m ./e2e/
+	CI=$${CI:-true} $(GO) test -tags e2e -count=1 -timeout 75m ./e2e/
 
 # screenshots redraws docs/screenshots/ from the 50-server, 1,000-call
 # fixture of e2e/scale_*_test.go (its checks run too).
