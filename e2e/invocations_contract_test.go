@@ -207,8 +207,8 @@ func TestInvocationErrorRetry(t *testing.T) {
 	if n := count(t, page, card+` [data-testid="invocation-result"]`); n == 1 {
 		var open bool
 		evalJSON(t, page, `sel => JSON.stringify(document.querySelector(sel).open)`, card+` [data-testid="invocation-result"]`, &open)
-		if open {
-			t.Errorf("result <details> open on error, want collapsed")
+		if !open {
+			t.Errorf("result <details> closed on error, want it open: a failed call shows its error first")
 		}
 	} else {
 		t.Errorf("an error card has %d invocation-result sections, want 1", n)

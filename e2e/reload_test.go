@@ -113,7 +113,7 @@ func TestEditOneOfTwentyServers(t *testing.T) {
 		// After every change of the header, note each chip that is not
 		// connected: the edited server's, and no other.
 		new MutationObserver(() => {
-			document.querySelectorAll('[data-testid="header"] [data-testid="status-chip"]').forEach(chip => {
+			document.querySelectorAll('#server-list [data-testid="status-chip"]').forEach(chip => {
 				const state = chip.getAttribute('data-state');
 				if (state !== 'connected') window.__changes.push(chip.getAttribute('data-server') + ':' + state);
 			});

@@ -28,7 +28,7 @@ func chipWhen(t *testing.T, page playwright.Page, server, state string) chipSnap
 	t.Helper()
 	var c chipSnapshot
 	evalJSON(t, page, `([server, state, ms]) => new Promise(resolve => {
-		const sel = '[data-testid="header"] [data-testid="status-chip"][data-server="' + server + '"]';
+		const sel = '#server-list [data-testid="status-chip"][data-server="' + server + '"]';
 		const read = () => {
 			const chip = document.querySelector(sel);
 			if (!chip || chip.getAttribute('data-state') !== state) return null;

@@ -181,7 +181,7 @@ func TestRestartFromDrawer(t *testing.T) {
 // chip and its tooltip's error text, so a test can check a state the page
 // passed through without catching it in the act.
 const stateRecorder = `server => {
-	const chip = '[data-testid="header"] [data-testid="status-chip"][data-server="' + server + '"]';
+	const chip = '#server-list [data-testid="status-chip"][data-server="' + server + '"]';
 	const seen = window.__seen = [];
 	const note = () => {
 		const c = document.querySelector(chip);

@@ -21,12 +21,13 @@
   }
 
   function slotOf(id) { return document.getElementById('callcard-' + id); }
+  function rowOf(id) { return document.getElementById('callrow-' + id); }
   function toggleOf(id) {
-    var row = document.getElementById('callrow-' + id);
+    var row = rowOf(id);
     return row && row.querySelector('.call-toggle');
   }
 
-  function load(id, url) {
+  function load(id, url, again) {
     var slot = slotOf(id);
     if (!slot || !url || !window.htmx) { return; }
     // The slot is the request's source too: htmx keeps one request per
@@ -37,6 +38,11 @@
         var r = slot.querySelector('details[data-part="result"]');
         if (r) { r.open = true; }
       }
+      // The call may have changed while the card was on its way, its own
+      // event sent before the card could listen: a card behind its row
+      // loads once more.
+      var row = rowOf(id), card = slot.querySelector('[data-testid="invocation-card"]');
+      if (!again && row && card && card.dataset.status !== row.dataset.status) { load(id, url, true); }
     });
   }
 
