@@ -50,7 +50,7 @@ func TestCardsFollowPresets(t *testing.T) {
 				setPreference(t, page, "theme", theme)
 				setPreference(t, page, "preset", preset)
 				waitFor(t, page, fmt.Sprintf(`html[data-preset=%q][data-theme=%q]`, preset, theme), "preset applied")
-				waitFor(t, page, card, "the card")
+				openRowCard(t, page, inv.ID, "success")
 				l := cardLookOf(t, page, card)
 				looks[preset+"/"+theme] = l
 				checkCardLook(t, preset, l, looks["material3/"+theme])
@@ -74,7 +74,7 @@ func TestCardsFollowPresets(t *testing.T) {
 		page := openWith(t, in, playwright.BrowserNewContextOptions{Locale: playwright.String("en-US")})
 		setPreference(t, page, "theme", "light")
 		setPreference(t, page, "preset", "glassmorphism")
-		waitFor(t, page, card, "the card")
+		openRowCard(t, page, inv.ID, "success")
 		cdp, err := page.Context().NewCDPSession(page)
 		if err != nil {
 			t.Fatal(err)

@@ -26,11 +26,10 @@ const reconnectStream = `() => {
 }`
 
 // TestElicitationFormSurvivesCardRedraws: while the demo's confirm_action
-// waits for the person, the page stream redraws its card (here by
-// reconnecting, which draws the whole feed again; progress and asks
-// updates redraw it the same way). What the person typed stays, and so
-// does their focus, because the form is the same node throughout
-// (hx-preserve).
+// waits for the person, the page stream redraws the call list around its
+// open card (here by reconnecting, which draws the whole list again).
+// What the person typed stays, and so does their focus, because the form
+// is the same node throughout.
 // Once answered, focus is on the card, stays there while the card is
 // redrawn to its end, and the live region says what was decided.
 func TestElicitationFormSurvivesCardRedraws(t *testing.T) {
@@ -51,21 +50,20 @@ func TestElicitationFormSurvivesCardRedraws(t *testing.T) {
 	if err := page.Keyboard().Type("typed during redraws"); err != nil {
 		t.Fatal(err)
 	}
-	// Mark the nodes shown now; the stream's next redraws replace the card.
-	if _, err := page.Evaluate(`([card, form]) => {
-		document.querySelector(card).__old = true;
-		document.querySelector(form).__old = true;
-	}`, []string{card, form}); err != nil {
+	// Mark the nodes shown now; each reconnect draws the whole call list
+	// again, the open card kept in it.
+	if _, err := page.Evaluate(`form => { document.querySelector(form).__old = true; }`, form); err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < 2; i++ {
+		if _, err := page.Evaluate(`() => { document.getElementById('calls-list').__old = true; }`); err != nil {
+			t.Fatal(err)
+		}
 		if _, err := page.Evaluate(reconnectStream); err != nil {
 			t.Fatal(err)
 		}
-		waitTrue(t, page, `card => { const c = document.querySelector(card); return c && !c.__old; }`, card, "the card is redrawn")
-		if _, err := page.Evaluate(`card => { document.querySelector(card).__old = true; }`, card); err != nil {
-			t.Fatal(err)
-		}
+		waitTrue(t, page, `() => { const l = document.getElementById('calls-list'); return l && !l.__old; }`, nil, "the list is redrawn")
+		waitFor(t, page, form, "the question still on the card")
 	}
 	var kept struct {
 		Value     string `json:"value"`
@@ -86,7 +84,7 @@ func TestElicitationFormSurvivesCardRedraws(t *testing.T) {
 		t.Errorf("after redraws the field holds %q, want what was typed", kept.Value)
 	}
 	if !kept.SameForm || !kept.InNewCard {
-		t.Errorf("form node kept: %v, inside the redrawn card: %v; want both", kept.SameForm, kept.InNewCard)
+		t.Errorf("form node kept: %v, inside the open card: %v; want both", kept.SameForm, kept.InNewCard)
 	}
 	if !kept.Focused {
 		t.Errorf("focus left the field during redraws: on %+v", focused(t, page))

@@ -92,7 +92,11 @@ func TestInvocationAccessibility(t *testing.T) {
 
 			goTo(t, page, in.URL+"/?status=error")
 			waitFor(t, page, `#calls-list [data-testid="call-row"][data-status="error"] [data-testid="call-row-error"]`, "filtered list")
-			click(t, page, `#calls-list [data-testid="call-row"][data-status="error"] [data-testid="call-row-toggle"]`)
+			// The page's probe opens each row's card as it arrives; a
+			// person's click is only needed where it did not.
+			if toggle := `#calls-list [data-testid="call-row"][data-status="error"] [data-testid="call-row-toggle"]`; attr(t, page, toggle, "aria-expanded") != "true" {
+				click(t, page, toggle)
+			}
 			waitVisible(t, page, `#calls-list [data-testid="call-card-error"]`, "an error card opened from its row")
 			checkAxe(t, page, "call list filtered to errors, an error card open")
 

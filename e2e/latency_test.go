@@ -12,16 +12,20 @@ import (
 // frameProbe runs in the page before its own scripts. For one server it
 // watches the htmx SSE messages: once a message has carried the chip in
 // connecting, the next one that carries it in connected is timed, and on
-// the following animation frame the header chip is read back. A
+// the following animation frame the list's chip is read back. A
 // MutationObserver notes when that chip first reads connected.
 const frameProbe = `(() => {
 	const server = %q;
 	const chip = '[data-testid="status-chip"][data-server="' + server + '"]';
-	const headerChip = '[data-testid="header"] ' + chip;
+	const headerChip = '[data-testid="server-list"] ' + chip;
 	const carries = (html, state) => {
 		const tpl = document.createElement('template');
 		tpl.innerHTML = String(html || '');
-		return !!tpl.content.querySelector(chip + '[data-state="' + state + '"]');
+		// Table rows travel inside <template> (htmx's way for <tr>), whose
+		// content querySelector does not enter.
+		const sel = chip + '[data-state="' + state + '"]';
+		const find = root => !!root.querySelector(sel) || [...root.querySelectorAll('template')].some(t => find(t.content));
+		return find(tpl.content);
 	};
 	const r = {messages: 0, armed: false, found: false, beforeAt: null, messageAt: null, mutationAt: null,
 		rafAt: null, stateAtMessage: null, rafState: null, rafDot: null, rafBadge: null};
@@ -105,10 +109,10 @@ func TestConnectedWithinOneFrame(t *testing.T) {
 	t.Logf("message handled in %.1f ms, next frame %.1f ms after it; chip mutated to connected %.1f ms after the message arrived",
 		*r.MessageAt-*r.BeforeAt, *r.RafAt-*r.MessageAt, deref(r.MutationAt)-*r.BeforeAt)
 	if got := deref(r.RafState); got != "connected" {
-		t.Errorf("header chip data-state on the next frame: got %q, want connected (right after the swap it was %q)", got, deref(r.StateAtMessage))
+		t.Errorf("list chip data-state on the next frame: got %q, want connected (right after the swap it was %q)", got, deref(r.StateAtMessage))
 	}
 	if got := deref(r.RafDot); got != "connected" {
-		t.Errorf("header chip dot aria-label on the next frame: got %q, want connected", got)
+		t.Errorf("list chip dot aria-label on the next frame: got %q, want connected", got)
 	}
 	if r.MutationAt == nil || *r.MutationAt > *r.RafAt {
 		t.Errorf("MutationObserver saw the chip read connected at %v, want before the next frame at %.1f", r.MutationAt, *r.RafAt)

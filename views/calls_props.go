@@ -58,7 +58,10 @@ type CallRowProps struct {
 	Error        string
 	ErrorMessage *Message
 	CardURL      string
-	OOB          bool // replace the row shown, out of band
+	// Version is the snapshot's version; an open card older than its row
+	// loads again.
+	Version uint64
+	OOB     bool // replace the row shown, out of band
 }
 
 // Failed reports whether the row shows an error.
@@ -73,7 +76,7 @@ func NewCallRowProps(inv domain.Invocation, cardURL string) CallRowProps {
 	p := CallRowProps{
 		ID: inv.ID, Status: string(inv.Status), Badge: Message{ID: badge}, Tool: inv.Tool,
 		Server: inv.ServerName, Source: NewInvocationSourceProps(inv), Started: inv.StartedAt,
-		CardURL: cardURL,
+		CardURL: cardURL, Version: inv.Version,
 	}
 	if inv.Status.Final() && !inv.EndedAt.IsZero() {
 		d := duration(inv.EndedAt.Sub(inv.StartedAt))
@@ -202,6 +205,9 @@ type CallCardProps struct {
 func NewCallCardProps(inv domain.Invocation, card InvocationCardProps) CallCardProps {
 	p := CallCardProps{ID: inv.ID, Card: card}
 	if inv.Status == domain.InvocationError {
+		// The list opens a failed call with its error, so its result is
+		// open too, however the card reached the page.
+		p.Card.ResultOpen = true
 		if m, ok := ErrorCodeMessage(inv.ErrorCode); ok {
 			p.ErrorMessage = &m
 		} else {
@@ -251,3 +257,6 @@ func rangeLabel(f CallsFilter) string {
 func isoTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 func unixMilli(t time.Time) string { return strconv.FormatInt(t.UnixMilli(), 10) }
+
+// VersionAttr is Version as the row's data-version.
+func (p CallRowProps) VersionAttr() string { return strconv.FormatUint(p.Version, 10) }

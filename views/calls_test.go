@@ -110,6 +110,21 @@ func TestCallRowShowsWhatAPersonScans(t *testing.T) {
 	}
 }
 
+// TestCallRowAndCardCarryTheVersion: the page compares an open card's
+// version with its row's to reload a card that missed its own event.
+func TestCallRowAndCardCarryTheVersion(t *testing.T) {
+	inv := invAt(domain.InvocationRunning, "")
+	inv.Version = 42
+	row := renderDrawerPart(t, "en", views.CallRow(views.NewCallRowProps(inv, "/c")))
+	card := renderDrawerPart(t, "en", views.InvocationCard(views.NewInvocationCardProps(inv, views.CardInput{Place: views.CallCardPlace, URLs: invURLs})))
+	if got := row.Find(`[data-testid="call-row"]`).AttrOr("data-version", ""); got != "42" {
+		t.Errorf("row data-version %q, want 42", got)
+	}
+	if got := card.Find(`[data-testid="invocation-card"]`).AttrOr("data-version", ""); got != "42" {
+		t.Errorf("card data-version %q, want 42", got)
+	}
+}
+
 func TestCallRowErrorOfAToolResult(t *testing.T) {
 	inv := invAt(domain.InvocationError, `{"isError":true,"content":[{"type":"text","text":"no such\nfile"}]}`)
 	if got := views.NewCallRowProps(inv, "").Error; got != "no such file" {
@@ -161,6 +176,9 @@ func TestCallCardOpensWithTheError(t *testing.T) {
 	}
 	if !strings.Contains(first.Text(), "✗") || !strings.Contains(first.Text(), "Error") {
 		t.Errorf("the error is not said in words and symbol: %q", first.Text())
+	}
+	if doc.Find(`[data-testid="invocation-result"][open]`).Length() != 1 {
+		t.Error("a failed call's result is closed in the list's card, want it open with the error")
 	}
 	ok := views.NewCallCardProps(invAt(domain.InvocationSuccess, `{"content":[]}`), card)
 	if doc := renderDrawerPart(t, "en", views.CallCard(ok)); doc.Find(`[data-testid="call-card-error"]`).Length() != 0 {

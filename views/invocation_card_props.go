@@ -53,14 +53,17 @@ type CardInput struct {
 type InvocationCardProps struct {
 	ID           string
 	InvocationID string
-	Place        CardPlace
-	Tool         string
-	Label        Message
-	Status       string
-	Badge        Message
-	Icon         templ.SafeURL // a checked data: image, or empty for the generic icon
-	Server       string
-	Duration     *Message
+	// Version is the snapshot's version, so the page can tell a card that
+	// loaded behind its call's newest change.
+	Version  uint64
+	Place    CardPlace
+	Tool     string
+	Label    Message
+	Status   string
+	Badge    Message
+	Icon     templ.SafeURL // a checked data: image, or empty for the generic icon
+	Server   string
+	Duration *Message
 	// Started is the call's start as HH:MM:SS in the server's zone, and
 	// StartedAt the same instant as RFC 3339 and in Unix milliseconds:
 	// cards.js rewrites the text in the reader's zone and counts a
@@ -172,7 +175,7 @@ func NewInvocationCardProps(inv domain.Invocation, in CardInput) InvocationCardP
 		in.Place = CardInFeed
 	}
 	p := InvocationCardProps{
-		ID: CardID(in.Place, inv.ID), InvocationID: inv.ID, Place: in.Place, Tool: inv.Tool,
+		ID: CardID(in.Place, inv.ID), InvocationID: inv.ID, Version: inv.Version, Place: in.Place, Tool: inv.Tool,
 		Label:  Message{ID: cardLabels[in.Place], Data: map[string]any{"Tool": inv.Tool, "Ref": cardRef(inv.ID)}},
 		Status: string(inv.Status), Badge: Message{ID: statusBadges[inv.Status]},
 		Server: inv.ServerName, OOB: in.OOB,
@@ -299,3 +302,6 @@ func toolIcon(urls []string) templ.SafeURL {
 	p.setImage(mime, data, mediaSrc{})
 	return p.Src
 }
+
+// VersionAttr is Version as the card's data-version.
+func (p InvocationCardProps) VersionAttr() string { return strconv.FormatUint(p.Version, 10) }

@@ -33,17 +33,21 @@
     // The slot is the request's source too: htmx keeps one request per
     // source, so cards opened quickly one after another all load.
     window.htmx.ajax('GET', url, { source: slot, target: slot, swap: 'innerHTML' }).then(function () {
-      // A failed call's card opens with its error: the result is opened too.
-      if (slot.querySelector('[data-testid="call-card-error"]')) {
-        var r = slot.querySelector('details[data-part="result"]');
-        if (r) { r.open = true; }
-      }
       // The call may have changed while the card was on its way, its own
       // event sent before the card could listen: a card behind its row
       // loads once more.
-      var row = rowOf(id), card = slot.querySelector('[data-testid="invocation-card"]');
-      if (!again && row && card && card.dataset.status !== row.dataset.status) { load(id, url, true); }
+      if (!again && behind(id)) { load(id, url, true); }
     });
+  }
+
+  // behind reports whether id's open card shows an older version of the
+  // call than its row (a question asked, progress, an end), which happens
+  // when the change's own event left before the card was listening.
+  function behind(id) {
+    var row = rowOf(id), slot = slotOf(id);
+    var card = slot && slot.querySelector('[data-testid="invocation-card"]');
+    if (!row || !card) { return false; }
+    return Number(card.dataset.version || 0) < Number(row.dataset.version || 0);
   }
 
   function expand(id) {
@@ -115,7 +119,10 @@
   // the rows that arrived above the reader.
   document.addEventListener('htmx:oobBeforeSwap', function (e) {
     var d = e.detail, t = d && d.target;
-    if (!t || t.id !== 'calls-list' || !d.fragment || !d.fragment.dataset || d.fragment.dataset.callsInsert !== 'top') { return; }
+    if (!t || t.id !== 'calls-list' || !d.fragment) { return; }
+    // A whole list comes as a document fragment holding it; an insert as
+    // the <ol> whose rows go on top.
+    if (!d.fragment.dataset || d.fragment.dataset.callsInsert !== 'top') { keepOpen(d.fragment); return; }
     d.shouldSwap = false;
     var past = scrolledPast();
     var a = past ? firstVisible(t) : null;
@@ -135,14 +142,46 @@
     if (past) { fresh += items.length; showNew(fresh); }
   });
 
+  // keepOpen moves each open card into the whole list that is about to
+  // replace the shown one (the stream reconnected), so what the person
+  // typed into a card's question, and their focus, survive the redraw.
+  var refocus = null; // what had focus inside a kept card, with its selection
+
+  function keepOpen(fragment) {
+    var a = document.activeElement;
+    refocus = null;
+    if (a && a.closest && a.closest('.call-card')) {
+      refocus = { el: a, start: a.selectionStart, end: a.selectionEnd };
+    }
+    open.forEach(function (id) {
+      var old = slotOf(id), slot = fragment.querySelector('#callcard-' + id);
+      if (!old || !slot || !old.firstElementChild) { return; }
+      while (old.firstChild) { slot.appendChild(old.firstChild); }
+    });
+  }
+
   document.addEventListener('htmx:oobAfterSwap', function (e) {
     var el = e.target;
     if (!el || !el.classList) { return; }
     if (el.id === 'calls-list') {
-      // A full list after a reconnect: reopen what the reader had open.
+      // A full list after a reconnect: reopen what the reader had open,
+      // and reload a kept card that missed changes while the stream was
+      // down.
       Array.from(open).forEach(function (id) {
-        if (slotOf(id)) { expand(id); } else { open.delete(id); }
+        if (!slotOf(id)) { open.delete(id); return; }
+        expand(id);
+        var btn = toggleOf(id);
+        if (btn && behind(id)) { load(id, btn.dataset.cardUrl); }
       });
+      // Moving a node drops its focus; give it back where it was.
+      var f = refocus;
+      refocus = null;
+      if (f && f.el.isConnected && document.activeElement !== f.el) {
+        f.el.focus({ preventScroll: true });
+        if (f.start != null && f.el.setSelectionRange) {
+          try { f.el.setSelectionRange(f.start, f.end); } catch (err) { /* not a text field */ }
+        }
+      }
     }
     if (el.classList.contains('call-row')) { rowChanged(el); }
   });
@@ -155,8 +194,11 @@
     if (!open.has(id) || !slot) { return; }
     var btn = row.querySelector('.call-toggle');
     btn.setAttribute('aria-expanded', 'true');
-    var card = slot.querySelector('[data-testid="invocation-card"]');
-    if (card && card.dataset.status !== row.dataset.status) { load(id, btn.dataset.cardUrl); }
+    // The card's own event follows the row's on the stream; a card still
+    // behind a moment later missed it.
+    setTimeout(function () {
+      if (open.has(id) && behind(id)) { load(id, btn.dataset.cardUrl); }
+    }, 500);
     var region = document.getElementById('activity-feed-status');
     var badge = row.querySelector('[data-testid="call-row-status"]'), tool = row.querySelector('[data-testid="call-row-tool"]');
     if (region && badge && tool) { region.textContent = tool.textContent + ': ' + badge.textContent.trim(); }
