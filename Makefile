@@ -1,15 +1,16 @@
 # `make test` is the one test command: it installs what the tests need
 # (Debian's Chromium, WebKitGTK and Xvfb, the pinned npm packages), checks
 # that generated files are committed, then runs go vet, the race-enabled
-# unit and integration tests, and the browser end-to-end suite.
+# unit and integration tests, one run of each benchmark of `make bench`,
+# and the browser end-to-end suite.
 
 SHELL := /bin/bash
 GO ?= go
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: test deps deps-apt deps-npm generate check-generated vet unit e2e screenshots bench run
+.PHONY: test deps deps-apt deps-npm generate check-generated vet unit bench-smoke e2e screenshots bench bench-all run
 
-test: deps check-generated vet unit e2e
+test: deps check-generated vet unit bench-smoke e2e
 
 deps: deps-apt deps-npm
 
@@ -53,10 +54,23 @@ e2e:
 screenshots:
 	SWITCHBOARD_SCREENSHOTS=docs/screenshots $(GO) test -tags e2e -count=1 -timeout 20m -run '^TestScale$$' ./e2e/
 
+# bench prints the table of issue #14's speed and memory targets (and the
+# gateway's), each number beside its target with PASS or FAIL, and the
+# machine it ran on; it fails on a missed target. BENCH_FLAGS passes flags
+# to cmd/bench, such as -run Gateway or -o bench.md.
 bench:
+	$(GO) run ./cmd/bench $(BENCH_FLAGS)
+
+# bench-smoke runs every benchmark of that table once: CI checks that they
+# still run, not how fast (a loaded CI machine is no place for timing).
+bench-smoke:
+	$(GO) run ./cmd/bench -smoke
+
+# bench-all runs every benchmark of the project, the table's and the
+# others the README lists, and prints go test's own output.
+bench-all:
 	$(GO) test -run '^$$' -bench . -benchmem ./domain/ ./handlers/ ./views/
 	$(GO) test -run '^$$' -bench ToolCall -benchtime 200x ./cmd/switchboard/
-	$(GO) test -run FirstLoadBytes -v ./handlers/
 	$(GO) test -run '^$$' -bench Memory -benchtime 5x ./mcpclient/
 	$(GO) test -run '^$$' -bench 'Gateway(CallLatency|Throughput)' -benchtime 2000x ./mcpserver/
 	$(GO) test -run '^$$' -bench GatewayListTools -benchtime 50x ./mcpserver/

@@ -53,10 +53,11 @@ func (c *call) save(ctx context.Context) error {
 }
 
 // savePending publishes the pending state and stores it: queued without
-// waiting when queued is set, otherwise committed before Start returns,
-// since a caller that is given the call's id may hand it on (an API
-// client), and the id must then be found even after a crash; so must a
-// replayed call key, which only the store can refuse.
+// waiting when queued is set (it then rides in the batch of the call's
+// final state, or lingers briefly), otherwise committed before Start
+// returns, since a caller that is given the call's id may hand it on (an
+// API client), and the id must then be found even after a crash; so must
+// a replayed call key, which only the store can refuse.
 func (c *call) savePending(ctx context.Context, queued bool) error {
 	if !queued {
 		return c.save(ctx)
@@ -231,9 +232,15 @@ func (c *call) finish(ctx context.Context, result json.RawMessage, callErr error
 		"status", string(to), "duration", inv.EndedAt.Sub(inv.StartedAt).Round(time.Millisecond).String())
 }
 
-// record stores the final state of inv, which ended as to, with its audit
-// row, and then publishes it: whoever sees the call finished, an agent
-// given its result included, can find both after a crash.
+// record publishes the final state of inv, which ended as to, as soon as
+// it is decided, and stores it with its audit row, returning once both
+// are committed. The pages see the end without waiting for the disk;
+// whoever is handed the result (an agent through the gateway, a waiter of
+// Await) is handed it only after record returns, since run closes done
+// after it, so a crash never loses a call an agent was answered about.
+// A store that can take the write before it commits (FinishQueuer) is
+// handed it before the feed shows the end, so a page that lists calls
+// after seeing the end never reads an older state.
 func (c *call) record(ctx context.Context, inv Invocation, to InvocationStatus) {
 	s := c.svc
 	inv.Version = s.opts.Feed.reserve()
@@ -242,10 +249,22 @@ func (c *call) record(ctx context.Context, inv Invocation, to InvocationStatus) 
 	c.mu.Unlock()
 	rec := AuditRecord{InvocationID: inv.ID, Scope: inv.Scope, ServerName: inv.ServerName, Tool: inv.Tool,
 		ArgsSHA256: ArgumentsHash(inv.Arguments), StartedAt: inv.StartedAt, EndedAt: inv.EndedAt, Outcome: to}
-	if err := s.opts.Store.FinishInvocation(ctx, inv, rec); err != nil {
-		s.opts.Log.Error("save invocation", "invocation", inv.ID, "error", err)
+	committed := func(ctx context.Context) error { return s.opts.Store.FinishInvocation(ctx, inv, rec) }
+	if q, ok := s.opts.Store.(FinishQueuer); ok {
+		committed = q.QueueFinish(inv, rec)
 	}
 	s.opts.Feed.offer(inv)
+	if err := committed(ctx); err != nil {
+		s.opts.Log.Error("save invocation", "invocation", inv.ID, "error", err)
+	}
+}
+
+// FinishQueuer is an InvocationStore that can take a call's final state
+// and audit row at once and commit them, both or neither, in the
+// background: reads from then on see them. The function it returns waits
+// for the commit, as FinishInvocation does.
+type FinishQueuer interface {
+	QueueFinish(inv Invocation, rec AuditRecord) (committed func(ctx context.Context) error)
 }
 
 func resultIsError(result json.RawMessage) bool { return ParseResult(result).IsError }

@@ -63,7 +63,7 @@ func (f *InvocationFeed) offerLocked(inv Invocation) {
 }
 
 // reserve returns the next version without publishing anything, for a
-// change that is published (with offer) only once it is stored.
+// change that is handed to the store before it is published (with offer).
 func (f *InvocationFeed) reserve() uint64 {
 	f.mu.Lock()
 	defer f.mu.Unlock()

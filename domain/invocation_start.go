@@ -46,9 +46,13 @@ type CallRequest struct {
 // returned at once. A person's call that Runnable refuses (a blocked,
 // disabled or disconnected server, an unknown tool) is refused before
 // anything is recorded: it could only fail, and a card for it would say
-// less than the refusal does.
+// less than the refusal does. A dashboard call's pending state is queued
+// rather than waited for: the page learns of the call from the feed and
+// hands its id to nobody, so only its final state must reach the disk
+// before anything else (see savePending).
 func (s *Invocations) Start(ctx context.Context, req CallRequest) (Invocation, error) {
-	inv, _, err := s.start(ctx, req, nil, false)
+	dashboard := req.Source == "" || req.Source == SourceDashboard
+	inv, _, err := s.start(ctx, req, nil, dashboard)
 	return inv, err
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/switchboard-mcp/switchboard/domain"
 	"github.com/switchboard-mcp/switchboard/handlers"
+	"github.com/switchboard-mcp/switchboard/static"
 )
 
 // anonymous is a client with no credential that does not follow
@@ -70,7 +71,7 @@ func TestTokenIsRequired(t *testing.T) {
 		{"dashboard-wrong-cookie", "GET", handlers.PathDashboard, http.Header{"Cookie": {"switchboard_session_x=" + fixtureToken}}, 401, `data-testid="signin"`},
 		{"dashboard-bearer", "GET", handlers.PathDashboard, bearer(fixtureToken), 200, `data-testid="live"`},
 		{"health-is-public", "GET", handlers.PathHealth, nil, 200, `"ok"`},
-		{"stylesheet-is-public", "GET", handlers.PathStylesheet, nil, 200, `--bg`},
+		{"stylesheet-is-public", "GET", handlers.AssetURL(static.DashboardCSS), nil, 200, `--bg`},
 		{"sign-in-is-public", "GET", handlers.PathSignIn, nil, 200, `data-testid="signin"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -201,7 +202,7 @@ func TestNoFramingOnEveryResponse(t *testing.T) {
 			paths = append(paths, fill.Replace(strings.TrimSuffix(r.Path, "/*")))
 		}
 	}
-	paths = append(paths, handlers.PathStylesheet, "/nope")
+	paths = append(paths, handlers.AssetURL(static.DashboardCSS), "/nope")
 	if len(paths) < 15 {
 		t.Fatalf("only %d GET routes found: %v", len(paths), paths)
 	}

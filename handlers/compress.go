@@ -13,13 +13,14 @@ const gzipMinLength = 512
 
 // compress gzips answers for clients that accept it. Event streams are
 // skipped: a compressor buffers, and an event must reach the page the
-// moment it is written.
+// moment it is written. So are the hashed assets, compressed once at
+// startup (static.go).
 func compress() echo.MiddlewareFunc {
 	return middleware.GzipWithConfig(middleware.GzipConfig{
 		MinLength: gzipMinLength,
 		Skipper: func(c echo.Context) bool {
 			p := c.Request().URL.Path
-			return p == PathEvents || p == PathPageEvents ||
+			return p == PathEvents || p == PathPageEvents || staticAsset(p) ||
 				strings.Contains(c.Request().Header.Get(echo.HeaderAccept), "text/event-stream")
 		},
 	})

@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/switchboard-mcp/switchboard/domain"
+	"github.com/switchboard-mcp/switchboard/static"
 	"github.com/switchboard-mcp/switchboard/views"
 )
 
@@ -62,8 +63,8 @@ func (p *connectPage) show(c echo.Context) error {
 	ch := p.prefs.resolve(c)
 	props := views.ConnectPageProps{
 		Theme:       ch.theme,
-		Stylesheets: []string{PathStylesheet, PathStatic + "/css/themes.css", PathStatic + "/css/connect.css"},
-		Scripts:     []string{PathStatic + "/js/htmx-2.0.11.min.js", PathStatic + "/js/connect.js"},
+		Stylesheets: []string{AssetURL(static.ConnectCSS)},
+		Scripts:     []string{AssetURL(static.HTMX), AssetURL(static.ConnectJS)},
 		Dashboard:   PathDashboard,
 		Body:        p.body(c, views.ConnectTokensProps{}),
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/switchboard-mcp/switchboard/domain"
+	"github.com/switchboard-mcp/switchboard/static"
 	"github.com/switchboard-mcp/switchboard/views"
 )
 
@@ -23,28 +24,13 @@ const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 
 const langCookie = "lang"
 
 // pageURLs returns the page's assets and endpoints. Scripts load in this
-// order (all deferred): htmx, its SSE extension, then ours.
+// order (all deferred): htmx, its SSE extension, then ours; the drawer's
+// own script comes with the first drawer.
 func pageURLs() views.PageURLs {
 	return views.PageURLs{
-		Stylesheets: []string{PathStylesheet, PathStatic + "/css/drawer.css", PathStatic + "/css/cards.css",
-			PathStatic + "/css/run.css", PathStatic + "/css/themes.css",
-			PathStatic + "/css/approval.css", PathStatic + "/css/auth.css",
-			PathStatic + "/css/header.css", PathStatic + "/css/servers.css", PathStatic + "/css/calls.css",
-			PathStatic + "/css/charts.css", PathStatic + "/css/results.css", PathStatic + "/css/caps.css"},
-		Scripts: []string{
-			PathStatic + "/js/htmx-2.0.11.min.js",
-			PathStatic + "/js/htmx-ext-sse-2.2.4.js",
-			PathStatic + "/js/app.js",
-			PathStatic + "/js/drawer.js",
-			PathStatic + "/js/logs.js",
-			PathStatic + "/js/cards.js",
-			PathStatic + "/js/run.js",
-			PathStatic + "/js/approval.js",
-			PathStatic + "/js/elicitation.js",
-			PathStatic + "/js/header.js",
-			PathStatic + "/js/calls.js",
-			PathStatic + "/js/caps.js",
-		},
+		Stylesheets: []string{AssetURL(static.DashboardCSS)},
+		Scripts:     []string{AssetURL(static.HTMX), AssetURL(static.HTMXSSE), AssetURL(static.DashboardJS)},
+		Workbench:   AssetURL(static.WorkbenchJS),
 		Events:      PathPageEvents,
 		Preferences: PathUIPreferences,
 		Drawer:      drawerURL,

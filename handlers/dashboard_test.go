@@ -13,6 +13,7 @@ import (
 
 	"github.com/switchboard-mcp/switchboard/domain"
 	"github.com/switchboard-mcp/switchboard/handlers"
+	"github.com/switchboard-mcp/switchboard/static"
 	"github.com/switchboard-mcp/switchboard/views"
 )
 
@@ -42,8 +43,8 @@ func TestDashboardRendersEveryServer(t *testing.T) {
 		t.Errorf("demo notice missing in demo mode")
 	}
 	href, _ := doc.Find(`link[rel="stylesheet"]`).Attr("href")
-	if href != handlers.PathStylesheet {
-		t.Errorf("stylesheet %q, want %q", href, handlers.PathStylesheet)
+	if href != handlers.AssetURL(static.DashboardCSS) {
+		t.Errorf("stylesheet %q, want %q", href, handlers.AssetURL(static.DashboardCSS))
 	}
 }
 
@@ -91,7 +92,7 @@ func TestDashboardLanguage(t *testing.T) {
 
 func TestStaticFiles(t *testing.T) {
 	f := newFixture(t)
-	status, body := f.do(t, http.MethodGet, handlers.PathStylesheet, nil)
+	status, body := f.do(t, http.MethodGet, handlers.AssetURL(static.DashboardCSS), nil)
 	if status != http.StatusOK || !bytes.Contains(body, []byte("prefers-reduced-motion")) {
 		t.Errorf("stylesheet: %d, %d bytes; want 200 with the reduced-motion rules", status, len(body))
 	}
@@ -131,7 +132,8 @@ func (f *fixture) rawGet(t *testing.T, path, encoding string) (*http.Response, [
 func TestCompression(t *testing.T) {
 	f := newFixture(t)
 	f.attach(t, stdio("alpha"))
-	for _, p := range []string{handlers.PathDashboard, handlers.PathStylesheet, handlers.PathStatic + "/js/htmx-2.0.11.min.js"} {
+	for _, p := range []string{handlers.PathDashboard, handlers.AssetURL(static.DashboardCSS), handlers.AssetURL(static.HTMX),
+		handlers.PathStatic + "/css/app.css"} {
 		resp, body := f.rawGet(t, p, "gzip")
 		if got := resp.Header.Get("Content-Encoding"); got != "gzip" {
 			t.Errorf("%s: Content-Encoding %q, want gzip", p, got)
@@ -165,13 +167,15 @@ func TestScriptsAreServed(t *testing.T) {
 	}
 	var srcs []string
 	doc.Find("script").Each(func(_ int, s *goquery.Selection) { srcs = append(srcs, s.AttrOr("src", "")) })
-	want := []string{"/static/js/htmx-2.0.11.min.js", "/static/js/htmx-ext-sse-2.2.4.js", "/static/js/app.js",
-		"/static/js/drawer.js", "/static/js/logs.js", "/static/js/cards.js", "/static/js/run.js", "/static/js/approval.js", "/static/js/elicitation.js",
-		"/static/js/header.js", "/static/js/calls.js", "/static/js/caps.js"}
+	want := []string{handlers.AssetURL(static.HTMX), handlers.AssetURL(static.HTMXSSE), handlers.AssetURL(static.DashboardJS)}
 	if strings.Join(srcs, " ") != strings.Join(want, " ") {
 		t.Fatalf("scripts: got %v, want %v in this order", srcs, want)
 	}
-	for _, src := range want {
+	workbench := doc.Find("#drawer-slot").AttrOr("data-workbench-js", "")
+	if workbench != handlers.AssetURL(static.WorkbenchJS) {
+		t.Errorf("drawer slot's workbench: got %q, want %q", workbench, handlers.AssetURL(static.WorkbenchJS))
+	}
+	for _, src := range append(want, workbench) {
 		resp, body := f.rawGet(t, src, "")
 		if resp.StatusCode != http.StatusOK || !strings.Contains(resp.Header.Get("Content-Type"), "javascript") || len(body) == 0 {
 			t.Errorf("%s: got %d %q with %d bytes, want 200 JavaScript", src, resp.StatusCode, resp.Header.Get("Content-Type"), len(body))

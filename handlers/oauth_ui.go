@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/switchboard-mcp/switchboard/domain"
+	"github.com/switchboard-mcp/switchboard/static"
 	"github.com/switchboard-mcp/switchboard/views"
 )
 
@@ -120,7 +121,7 @@ func (s *signInsUI) section(c echo.Context, name, notice string) error {
 func (s *signInsUI) page(c echo.Context, status int, p views.OAuthPageProps) error {
 	ch := s.ui.prefs.resolve(c)
 	p.Theme = ch.theme
-	p.Stylesheets = []string{PathStylesheet, PathStatic + "/css/themes.css", PathStatic + "/css/signin.css", PathStatic + "/css/auth.css"}
+	p.Stylesheets = []string{AssetURL(static.OAuthCSS)}
 	p.DashboardURL = PathDashboard
 	var buf bytes.Buffer
 	if err := views.OAuthPage(p).Render(ch.context(c.Request().Context()), &buf); err != nil {

@@ -42,6 +42,9 @@ type pageEvents struct {
 	// demo is how the process began, for the demo notice, which goes away
 	// when a settings file replaces the demo.
 	demo views.DemoProps
+	// fragments renders each server's row and drawer header once for
+	// every page in a language (page_render_cache.go).
+	fragments pageRenderCache
 }
 
 // stream first sends the full current state, which replaces the header
@@ -62,7 +65,9 @@ func (p *pageEvents) stream(c echo.Context) error {
 			}
 		}()
 	}
-	rctx := views.WithProbeSource(p.prefs.resolve(c).context(ctx), p.charts.probeSource())
+	choice := p.prefs.resolve(c)
+	rctx := views.WithProbeSource(choice.context(ctx), p.charts.probeSource())
+	look := fragmentLook{lang: choice.loc.Lang(), preset: choice.preset}
 
 	sub := p.hub.Subscribe()
 	defer sub.Close()
@@ -80,8 +85,10 @@ func (p *pageEvents) stream(c echo.Context) error {
 	// Subscribe queued every current snapshot; the full state below covers
 	// them, and the version check skips them when they arrive.
 	shown := map[string]domain.Status{}
+	var counts views.GroupCounts // of shown, for the header summary
 	for _, s := range p.hub.List() {
 		shown[s.ServerName] = s
+		counts.Add(s, 1)
 	}
 	logs, wake := p.logs.watch(ctx, reloads, shown)
 	asks, wake := watchElicitations(ctx, p.elicitations, wake, shown)
@@ -103,18 +110,22 @@ func (p *pageEvents) stream(c echo.Context) error {
 		first = append(first, p.banner())
 	}
 	first = append(first, views.DemoNotice(demoNotice(p.demo, p.config, true)))
-	if err := p.appendFull(rctx, &out, &html, shown, first...); err != nil {
+	if err := p.appendFull(rctx, look, &out, &html, shown, first...); err != nil {
 		return err
 	}
 	if err := feed.appendFull(rctx, &out, &html); err != nil {
 		return err
 	}
 	for {
-		if _, err := w.Write(out.Bytes()); err != nil {
-			return nil // the client is gone
+		// A wake that found nothing new (the subscription's first queued
+		// snapshots, which the full state already showed) writes nothing.
+		if out.Len() > 0 {
+			if _, err := w.Write(out.Bytes()); err != nil {
+				return nil // the client is gone
+			}
+			w.Flush()
+			out.Reset()
 		}
-		w.Flush()
-		out.Reset()
 
 		batch, invs, woke, idle := waitAll(ctx, p.heartbeat, sub, isub, wake)
 		if ctx.Err() != nil {
@@ -131,12 +142,12 @@ func (p *pageEvents) stream(c echo.Context) error {
 		if err := feed.appendChanges(rctx, &out, &html, invs); err != nil {
 			return err
 		}
-		changed, setChanged := merge(shown, batch)
+		changed, setChanged, asked := merge(shown, &counts, batch)
 		var err error
 		if setChanged {
-			err = p.appendFull(rctx, &out, &html, shown)
+			err = p.appendFull(rctx, look, &out, &html, shown)
 		} else {
-			err = p.appendUpdates(rctx, &out, &html, changed, shown)
+			err = p.appendUpdates(rctx, look, &out, changed, counts)
 		}
 		if err != nil {
 			return err
@@ -153,6 +164,9 @@ func (p *pageEvents) stream(c echo.Context) error {
 			if err := appendHTMLEvent(rctx, &out, &html, sseEvent, templ.Join(p.banner(), demo)); err != nil {
 				return err
 			}
+		}
+		if !asked {
+			continue // the dialog shows only servers awaiting approval, and none changed
 		}
 		if next := p.approvalProps(shown); !next.Equal(approval) {
 			approval = next
@@ -187,15 +201,21 @@ func sortedList(shown map[string]domain.Status) []domain.Status {
 	return list
 }
 
-// merge applies a batch to the snapshots the page shows. It returns the
-// snapshots that are new to the page and whether a server appeared or
-// disappeared. Snapshots the page already has (the subscription's initial
-// list) are skipped.
-func merge(shown map[string]domain.Status, batch []domain.Status) (changed []domain.Status, setChanged bool) {
+// merge applies a batch to the snapshots the page shows and to their
+// counts. It returns the snapshots that are new to the page, whether a
+// server appeared or disappeared, and whether a snapshot awaiting approval
+// came or went (asked), the only change the approval dialog can follow.
+// Snapshots the page already has (the subscription's initial list) are
+// skipped.
+func merge(shown map[string]domain.Status, counts *views.GroupCounts, batch []domain.Status) (changed []domain.Status, setChanged, asked bool) {
 	for _, st := range batch {
 		old, ok := shown[st.ServerName]
 		if ok && st.Version <= old.Version {
 			continue
+		}
+		if ok {
+			counts.Add(old, -1)
+			asked = asked || old.BlockedReason == domain.BlockedPending
 		}
 		if st.Phase == domain.PhaseDisposed {
 			if ok {
@@ -207,21 +227,23 @@ func merge(shown map[string]domain.Status, batch []domain.Status) (changed []dom
 		if !ok {
 			setChanged = true
 		}
+		counts.Add(st, 1)
+		asked = asked || st.BlockedReason == domain.BlockedPending
 		shown[st.ServerName] = st
 		changed = append(changed, st)
 	}
-	return changed, setChanged
+	return changed, setChanged, asked
 }
 
 // appendFull sends the full state; extra swaps ride in the same event.
-func (p *pageEvents) appendFull(ctx context.Context, out, html *bytes.Buffer, shown map[string]domain.Status, extra ...templ.Component) error {
+func (p *pageEvents) appendFull(ctx context.Context, look fragmentLook, out, html *bytes.Buffer, shown map[string]domain.Status, extra ...templ.Component) error {
 	list := sortedList(shown)
 	full := append([]templ.Component{views.FullState(views.NewFullStateProps(list, p.now(), drawerURL))}, extra...)
 	if err := appendHTMLEvent(ctx, out, html, sseEvent, templ.Join(full...)); err != nil {
 		return err
 	}
 	for _, st := range list {
-		if err := appendDrawerHeader(ctx, out, html, st); err != nil {
+		if err := p.appendDrawerHeader(ctx, look, out, st); err != nil {
 			return err
 		}
 	}
@@ -229,18 +251,32 @@ func (p *pageEvents) appendFull(ctx context.Context, out, html *bytes.Buffer, sh
 }
 
 // appendUpdates sends one event per changed server; the last also carries
-// the header summary, counted over every server the page shows.
-func (p *pageEvents) appendUpdates(ctx context.Context, out, html *bytes.Buffer, changed []domain.Status, shown map[string]domain.Status) error {
+// the header summary, counted over every server the page shows. Each
+// event comes from the shared cache, so pages in one language render a
+// transition once between them.
+func (p *pageEvents) appendUpdates(ctx context.Context, look fragmentLook, out *bytes.Buffer, changed []domain.Status, counts views.GroupCounts) error {
 	now := p.now()
 	for i, st := range changed {
-		u := views.NewServerUpdateProps(st, now, drawerURL(st.ServerName))
-		if i == len(changed)-1 {
-			u = u.WithSummary(shown)
+		key := look.key(fragmentRow, st)
+		key.second = now.Unix()
+		last := i == len(changed)-1
+		if last {
+			key.kind, key.summary = fragmentRowWithSummary, counts
 		}
-		if err := appendHTMLEvent(ctx, out, html, sseEvent, views.ServerUpdate(u)); err != nil {
+		ev, err := p.fragments.event(ctx, key, func() (string, templ.Component) {
+			u := views.NewServerUpdateProps(st, now, drawerURL(st.ServerName))
+			if last {
+				sum := views.NewHeaderSummaryPropsFromCounts(counts, "")
+				sum.OOB = true
+				u.Summary = &sum
+			}
+			return sseEvent, views.ServerUpdate(u)
+		})
+		if err != nil {
 			return err
 		}
-		if err := appendDrawerHeader(ctx, out, html, st); err != nil {
+		out.Write(ev)
+		if err := p.appendDrawerHeader(ctx, look, out, st); err != nil {
 			return err
 		}
 	}
@@ -250,10 +286,17 @@ func (p *pageEvents) appendUpdates(ctx context.Context, out, html *bytes.Buffer,
 // appendDrawerHeader appends st's drawer header and actions, rendered from
 // the same snapshot as its chip and row, as the server's drawer event: an
 // open drawer never offers the commands of a state its chip has left.
-func appendDrawerHeader(ctx context.Context, out, html *bytes.Buffer, st domain.Status) error {
-	return appendHTMLEvent(ctx, out, html, views.DrawerEvent(st.ServerName), templ.Join(
-		views.DrawerHeader(views.NewDrawerHeaderProps(st), true),
-		views.DrawerActions(views.NewDrawerActionsProps(st, drawerURLs(st.ServerName)), true)))
+func (p *pageEvents) appendDrawerHeader(ctx context.Context, look fragmentLook, out *bytes.Buffer, st domain.Status) error {
+	ev, err := p.fragments.event(ctx, look.key(fragmentDrawer, st), func() (string, templ.Component) {
+		return views.DrawerEvent(st.ServerName), templ.Join(
+			views.DrawerHeader(views.NewDrawerHeaderProps(st), true),
+			views.DrawerActions(views.NewDrawerActionsProps(st, drawerURLs(st.ServerName)), true))
+	})
+	if err != nil {
+		return err
+	}
+	out.Write(ev)
+	return nil
 }
 
 // appendHTMLEvent renders c and appends it to out as one event, framed by

@@ -82,9 +82,9 @@ const (
 	PathMCP       = mcpRoot
 	PathMCPServer = PathMCP + "/:" + nameParam
 
+	// PathStatic holds the pages' stylesheets and scripts, each under a
+	// content-hashed file name (AssetURL in static.go).
 	PathStatic = "/static"
-	// PathStylesheet is the dashboard's stylesheet inside PathStatic.
-	PathStylesheet = PathStatic + "/css/app.css"
 )
 
 // Client tokens and the Connect page: the JSON API (owner's token only),

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/switchboard-mcp/switchboard/static"
 	"github.com/switchboard-mcp/switchboard/views"
 )
 
@@ -58,7 +59,7 @@ func (s *signInPage) render(c echo.Context, status int, next string, wrong bool)
 	ch := s.prefs.resolve(c)
 	props := views.SignInProps{
 		Theme:       ch.theme,
-		Stylesheets: []string{PathStylesheet, PathStatic + "/css/themes.css", PathStatic + "/css/signin.css"},
+		Stylesheets: []string{AssetURL(static.SignInCSS)},
 		Action:      PathSignIn,
 		Next:        next,
 		WrongToken:  wrong,

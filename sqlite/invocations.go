@@ -83,15 +83,27 @@ func (s *InvocationStore) QueueInvocation(inv domain.Invocation, failed func(err
 // one transaction, so neither is ever stored without the other, and
 // returns once both are committed.
 func (s *InvocationStore) FinishInvocation(ctx context.Context, inv domain.Invocation, rec domain.AuditRecord) error {
+	return s.QueueFinish(inv, rec)(ctx)
+}
+
+var _ domain.FinishQueuer = (*InvocationStore)(nil)
+
+// QueueFinish hands FinishInvocation's write to the writer at once, for
+// the next batch, and returns the wait for its commit: the caller can
+// publish the call's end between the two, and every read from then on
+// (which flushes the writer) sees the final state.
+func (s *InvocationStore) QueueFinish(inv domain.Invocation, rec domain.AuditRecord) func(context.Context) error {
 	args, err := invocationArgs(inv, s.db.owner)
 	if err != nil {
-		return err
+		return func(context.Context) error { return err }
 	}
-	err = s.db.writer.commit(ctx, &write{key: invocationKey(inv), version: inv.Version, inv: args, audit: auditArgs(rec)})
-	if err != nil {
-		return fmt.Errorf("finish invocation %s in %s: %w", inv.ID, scopeName(inv.Scope), err)
+	wait := s.db.writer.start(&write{key: invocationKey(inv), version: inv.Version, inv: args, audit: auditArgs(rec)})
+	return func(ctx context.Context) error {
+		if err := wait(ctx); err != nil {
+			return fmt.Errorf("finish invocation %s in %s: %w", inv.ID, scopeName(inv.Scope), err)
+		}
+		return nil
 	}
-	return nil
 }
 
 // invocationKey names an invocation's row for the writer's coalescing.

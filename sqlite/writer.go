@@ -107,14 +107,23 @@ func (w *writer) signal() {
 // commit queues wr and waits for its outcome. The write is committed even
 // when ctx ends first; only the waiting stops.
 func (w *writer) commit(ctx context.Context, wr *write) error {
+	return w.start(wr)(ctx)
+}
+
+// start queues wr, which somebody will wait for, and returns the wait for
+// its outcome, so the caller can do something between handing the write
+// in and waiting.
+func (w *writer) start(wr *write) func(context.Context) error {
 	res := make(chan error, 1)
 	wr.done = func(err error) { res <- err }
 	w.submit(wr)
-	select {
-	case err := <-res:
-		return err
-	case <-ctx.Done():
-		return ctx.Err()
+	return func(ctx context.Context) error {
+		select {
+		case err := <-res:
+			return err
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/switchboard-mcp/switchboard/domain"
 )
@@ -69,6 +70,51 @@ func TestFinishInvocationStoresStateAndAuditTogether(t *testing.T) {
 	}
 	if n := countAudit(t, db); n != 1 {
 		t.Errorf("audit rows after the refused one: got %d, want 1", n)
+	}
+}
+
+// FinishInvocation returns only once the final state and its audit row
+// are committed: another connection sees both at once, without the flush
+// this store's own reads do, so a crash right after it loses neither. The
+// call's pending state, queued and lingering, rides in the same commit.
+func TestFinishInvocationIsCommittedWhenItReturns(t *testing.T) {
+	db := openTestDB(t, t.TempDir())
+	s := db.InvocationStore()
+	inv := finished(scopeA, "answered", 0)
+	inv.Version = 2
+	pending := inv
+	pending.Status, pending.Result, pending.ResultSize, pending.EndedAt, pending.Version = domain.InvocationPending, nil, 0, time.Time{}, 1
+	s.QueueInvocation(pending, nil)
+	if err := s.FinishInvocation(t.Context(), inv, auditOf(inv)); err != nil {
+		t.Fatalf("FinishInvocation: %v", err)
+	}
+	var status string
+	var audits int
+	err := db.read.QueryRowContext(t.Context(), `SELECT status, (SELECT count(*) FROM audit_log WHERE invocation_id = ?)
+		FROM invocations WHERE id = ?`, inv.ID, inv.ID).Scan(&status, &audits)
+	if err != nil {
+		t.Fatalf("read from another connection: %v", err)
+	}
+	if status != string(domain.InvocationSuccess) || audits != 1 {
+		t.Errorf("committed when FinishInvocation returned: got %s with %d audit rows, want success with 1", status, audits)
+	}
+}
+
+// QueueFinish hands the final state in at once: a read before its commit
+// was waited for already sees it, and the wait then reports the commit.
+func TestQueueFinishIsSeenBeforeItsWait(t *testing.T) {
+	db := openTestDB(t, t.TempDir())
+	s := db.InvocationStore()
+	inv := finished(scopeA, "queued-final", 0)
+	committed := s.QueueFinish(inv, auditOf(inv))
+	if got := load(t, s, scopeA, inv.ID); got.Status != domain.InvocationSuccess {
+		t.Errorf("read after QueueFinish: got %s, want success", got.Status)
+	}
+	if err := committed(t.Context()); err != nil {
+		t.Fatalf("wait for the commit: %v", err)
+	}
+	if n := countAudit(t, db); n != 1 {
+		t.Errorf("audit rows: got %d, want 1", n)
 	}
 }
 

@@ -101,20 +101,11 @@ func NewHeaderSummaryProps(list []domain.Status, filter string) HeaderSummaryPro
 // passes the page's map as it is, so an update neither copies nor sorts
 // the fleet.
 func summaryOf(all iter.Seq[domain.Status], filter string) HeaderSummaryProps {
-	n := map[string]int{}
-	total := 0
+	var c GroupCounts
 	for s := range all {
-		n[groupOf(chipState(s))]++
-		total++
+		c.Add(s, 1)
 	}
-	filter = NormalServerFilter(filter)
-	p := HeaderSummaryProps{Counts: []SummaryCount{summaryCount("", total, filter)}}
-	for _, g := range []string{GroupConnected, GroupFailing, GroupSignIn, GroupStarting, GroupDisabled} {
-		if n[g] > 0 || alwaysCounted[g] || g == filter {
-			p.Counts = append(p.Counts, summaryCount(g, n[g], filter))
-		}
-	}
-	return p
+	return NewHeaderSummaryPropsFromCounts(c, filter)
 }
 
 func summaryCount(group string, n int, filter string) SummaryCount {

@@ -99,6 +99,9 @@ type DemoProps struct {
 type PageURLs struct {
 	Stylesheets []string
 	Scripts     []string
+	// Workbench is the drawer's script, which the page loads with the first
+	// drawer rather than up front.
+	Workbench   string
 	Events      string // the page's event stream
 	Preferences string // where the theme and language forms post
 	// Drawer gives the drawer fragment's URL for a server name.
@@ -118,6 +121,7 @@ type PageProps struct {
 	HTMXConfig  string
 	Stylesheets []string
 	Scripts     []string
+	Workbench   string // the drawer's script, loaded with the first drawer
 	EventsURL   string
 	Preferences PreferencesProps
 	Demo        DemoProps
@@ -154,6 +158,7 @@ func NewPageProps(in PageInput) PageProps {
 		HTMXConfig:  HTMXConfig,
 		Stylesheets: in.URLs.Stylesheets,
 		Scripts:     in.URLs.Scripts,
+		Workbench:   in.URLs.Workbench,
 		EventsURL:   in.URLs.Events,
 		Preferences: NewPreferencesProps(in.URLs.Preferences, in.Theme, in.Lang),
 		Demo:        in.Demo,

@@ -6,8 +6,8 @@
 // the close button or the backdrop and gives focus back to the chip that
 // opened it, moves between list items with the arrow keys, keeps stderr
 // scrolled to the end, reloads the lists when the event stream's header
-// says the state changed, and lets error answers reach the toast. Loaded
-// with defer after htmx; no inline script, no eval.
+// says the state changed. workbench-loader.js loads it with the first
+// drawer, not with the page; no inline script, no eval.
 (function () {
   'use strict';
 
@@ -219,8 +219,7 @@
     } else if (t.closest('[data-confirm-cancel]')) {
       closeConfirm();
     } else if (t.closest('[data-toast-dismiss]')) {
-      var toast = document.getElementById('toast');
-      if (toast) toast.replaceChildren();
+      // toast.js empties the toast; focus stays in the drawer.
       var d = drawer();
       if (d) onOpenedFocusBack(d);
     }
@@ -243,19 +242,8 @@
 
   // --- htmx ----------------------------------------------------------------
 
-  // Error answers carry HX-Retarget "#toast" (or, for a refused settings
-  // form, 422 with the form again); htmx 2 would not swap a 4xx or 5xx.
-  document.addEventListener('htmx:beforeSwap', function (e) {
-    var xhr = e.detail.xhr;
-    if (!xhr || xhr.status < 400) return;
-    var retarget = xhr.getResponseHeader('HX-Retarget');
-    var elt = e.detail.requestConfig && e.detail.requestConfig.elt;
-    var fromDrawer = elt && elt.closest && elt.closest(DRAWER);
-    if (retarget === '#toast' || (xhr.status === 422 && fromDrawer)) {
-      e.detail.shouldSwap = true;
-      e.detail.isError = false;
-    }
-  });
+  // Error answers swap into the toast by toast.js, which the page loads
+  // before this script (lazily, with the first drawer).
 
   // A later action that worked makes an old failure's toast obsolete.
   document.addEventListener('htmx:afterRequest', function (e) {
