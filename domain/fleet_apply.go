@@ -85,7 +85,7 @@ func (f *Fleet) Apply(ctx context.Context, desired []ServerConfig) (ApplyResult,
 				res.Added = res.Added[:len(res.Added)-1]
 				res.Reconnected = append(res.Reconnected, name) // unblocked: connects now
 			}
-		case s.fileConfig().Fingerprint() != cfg.Fingerprint():
+		case !s.fileConfig().SameLaunch(cfg):
 			if err := f.detach(ctx, name); err != nil {
 				return res, fmt.Errorf("apply: %w", err)
 			}
@@ -142,7 +142,7 @@ func (f *Fleet) block(cfg ServerConfig, before ServerConfig) {
 	f.mu.Lock()
 	f.blocked[cfg.Name] = cfg
 	f.mu.Unlock()
-	if before.Name != "" && before.Blocked == cfg.Blocked && before.Fingerprint() == cfg.Fingerprint() && before.Source == cfg.Source {
+	if before.Name != "" && before.Blocked == cfg.Blocked && before.SameLaunch(cfg) && before.Source == cfg.Source {
 		return
 	}
 	st := Status{ServerName: cfg.Name, Source: cfg.Source, Transport: cfg.Transport, Target: cfg.Target(), WorkDir: cfg.WorkDir(),
