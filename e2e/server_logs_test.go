@@ -56,8 +56,11 @@ func TestDrawerServerLogs(t *testing.T) {
 	if _, err := page.Evaluate(`sel => { document.querySelector(sel).dataset.marked = '1'; }`, entry); err != nil {
 		t.Fatal(err)
 	}
-	callTool(t, in, name, "log_message", map[string]any{"message": "second", "level": "warning"})
-	callTool(t, in, name, "log_message", map[string]any{"message": "third", "level": "error"})
+	// A call starts and returns at once: wait for each to end, so the
+	// server logs them in this order.
+	calls := followInvocations(t, in)
+	calls.waitFinal(t, callTool(t, in, name, "log_message", map[string]any{"message": "second", "level": "warning"}).ID)
+	calls.waitFinal(t, callTool(t, in, name, "log_message", map[string]any{"message": "third", "level": "error"}).ID)
 	waitTrue(t, page, `sel => document.querySelectorAll(sel).length === 3`, entry, "three log entries")
 	got, err := page.Evaluate(`sel => [...document.querySelectorAll(sel)].map(e => e.querySelector('[data-testid="log-data"]').textContent).join(',')`, entry)
 	if err != nil {
