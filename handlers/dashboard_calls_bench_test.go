@@ -49,14 +49,7 @@ func BenchmarkDashboardThousandCalls(b *testing.B) {
 	var pageEncoding string
 	b.ReportAllocs()
 	for b.Loop() {
-		req := authorize(httptest.NewRequest(http.MethodGet, handlers.PathDashboard, nil))
-		req.Host = "127.0.0.1:7391"
-		req.Header.Set("Accept-Encoding", "gzip")
-		rec := httptest.NewRecorder()
-		e.ServeHTTP(rec, req)
-		if rec.Code != http.StatusOK {
-			b.Fatalf("GET /: %d", rec.Code)
-		}
+		rec := getDashboardGzip(b, e)
 		page, pageEncoding = rec.Body.Bytes(), rec.Header().Get("Content-Encoding")
 		event = firstPageEvent(b, e)
 	}

@@ -46,7 +46,7 @@ const patience = 60 * time.Second
 
 // proc is one running switchboard.
 type proc struct {
-	t     *testing.T
+	t     testing.TB
 	cmd   *exec.Cmd
 	url   string // the base URL, without the sign-in token
 	addr  string
@@ -57,13 +57,13 @@ type proc struct {
 // launch starts switchboard with args plus a loopback port 0 and waits for
 // its listening line. The data directory doubles as the project, so two
 // launches on one directory see the same scope.
-func launch(t *testing.T, data string, args ...string) *proc {
+func launch(t testing.TB, data string, args ...string) *proc {
 	t.Helper()
 	return launchEnv(t, data, nil, args...)
 }
 
 // launchEnv is launch with more environment variables (KEY=value).
-func launchEnv(t *testing.T, data string, env []string, args ...string) *proc {
+func launchEnv(t testing.TB, data string, env []string, args ...string) *proc {
 	t.Helper()
 	home := t.TempDir()
 	cmd := exec.Command(binary, append([]string{"--addr", "127.0.0.1:0", "--data", data, "--project", data}, args...)...)
