@@ -233,13 +233,14 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 	srv := &http.Server{Handler: e, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	// The one place the full sign-in link appears: the page swaps it for a
-	// cookie and drops it from the address bar.
-	fmt.Fprintf(stdout, "switchboard listening on %s/?token=%s\n", browseURL(addr), token)
-	// `switchboard status` finds this instance through the data directory.
+	// `switchboard status` finds this instance through the data directory,
+	// from the moment the listening line says it is up.
 	if err := writeInstance(cfg.data, instanceInfo{URL: browseURL(addr), PID: os.Getpid(), StartedAt: time.Now(), TokenFile: cfg.token.file}); err != nil {
 		log.Warn("switchboard status will not find this instance by itself", "error", err)
 	}
+	// The one place the full sign-in link appears: the page swaps it for a
+	// cookie and drops it from the address bar.
+	fmt.Fprintf(stdout, "switchboard listening on %s/?token=%s\n", browseURL(addr), token)
 	defer func() {
 		if err := removeInstance(cfg.data, os.Getpid()); err != nil {
 			log.Warn("remove the instance file", "error", err)
