@@ -81,6 +81,8 @@ func TestDrawerServerLogs(t *testing.T) {
 func TestLogListKeepsEachEntryOnceWithinItsCap(t *testing.T) {
 	in := demoOnly(t, "demo")
 	page := open(t, in)
+	// logs.js comes with the drawer's scripts, which the first drawer loads.
+	openDrawer(t, page, "demo")
 	got, err := page.Evaluate(`async () => {
 		const ol = document.createElement('ol');
 		ol.className = 'log-list';
