@@ -234,7 +234,7 @@ func (c *call) finish(ctx context.Context, result json.RawMessage, callErr error
 
 // record publishes the final state of inv, which ended as to, as soon as
 // it is decided, and stores it with its audit row, returning once both
-// are committed. The pages see the end without waiting for the disk;
+// are durable. The pages see the end without waiting for the disk;
 // whoever is handed the result (an agent through the gateway, a waiter of
 // Await) is handed it only after record returns, since run closes done
 // after it, so a crash never loses a call an agent was answered about.
@@ -251,7 +251,9 @@ func (c *call) record(ctx context.Context, inv Invocation, to InvocationStatus) 
 		ArgsSHA256: ArgumentsHash(inv.Arguments), StartedAt: inv.StartedAt, EndedAt: inv.EndedAt, Outcome: to}
 	committed := func(ctx context.Context) error { return s.opts.Store.FinishInvocation(ctx, inv, rec) }
 	if q, ok := s.opts.Store.(FinishQueuer); ok {
-		committed = q.QueueFinish(inv, rec)
+		committed = q.QueueFinish(inv, rec, func(err error) {
+			s.opts.Log.Error("save invocation", "invocation", inv.ID, "error", err)
+		})
 	}
 	s.opts.Feed.offer(inv)
 	if err := committed(ctx); err != nil {
@@ -262,9 +264,12 @@ func (c *call) record(ctx context.Context, inv Invocation, to InvocationStatus) 
 // FinishQueuer is an InvocationStore that can take a call's final state
 // and audit row at once and commit them, both or neither, in the
 // background: reads from then on see them. The function it returns waits
-// for the commit, as FinishInvocation does.
+// until both are durable: committed, as FinishInvocation does, or kept
+// where the store commits them from after a crash (a journal), so that
+// the commit itself can come later, shared with other calls'. failed,
+// when not nil, learns of a commit that fails after that wait returned.
 type FinishQueuer interface {
-	QueueFinish(inv Invocation, rec AuditRecord) (committed func(ctx context.Context) error)
+	QueueFinish(inv Invocation, rec AuditRecord, failed func(error)) (durable func(ctx context.Context) error)
 }
 
 func resultIsError(result json.RawMessage) bool { return ParseResult(result).IsError }

@@ -249,7 +249,7 @@ type queuedFinish struct {
 	seenBefore bool // the page saw the end before the store was handed it
 }
 
-func (q *queuedFinish) QueueFinish(inv domain.Invocation, rec domain.AuditRecord) func(context.Context) error {
+func (q *queuedFinish) QueueFinish(inv domain.Invocation, rec domain.AuditRecord, _ func(error)) func(context.Context) error {
 	for _, seen := range q.page.Drain() {
 		q.seenBefore = q.seenBefore || (seen.ID == inv.ID && seen.Status.Final())
 	}

@@ -40,7 +40,8 @@ var pragmas = []string{
 type DB struct {
 	write    *sql.DB
 	read     *sql.DB
-	writer   *writer // commits the invocation history in batches over write
+	writer   *writer  // commits the invocation history in batches over write
+	journal  *journal // makes a call's end durable before its commit; nil without flock
 	ckpt     *checkpointer
 	owner    string     // this process's id in invocations.owner
 	lock     *ownerLock // keeps owner visibly alive until Close
@@ -83,12 +84,18 @@ func Open(ctx context.Context, dir string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
-	db, err := openPools(ctx, path)
+	var jrnl *journal
+	if haveFlock {
+		jrnl = newJournal(lock.dir, lock.id)
+	}
+	db, err := openPools(ctx, path, jrnl)
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("open database %s: %w", path, err), lock.release())
 	}
-	db.owner, db.lock, db.changes = lock.id, lock, changes
-	db.sweepErr = lock.sweep() // logged by the caller, never fatal
+	db.owner, db.lock, db.changes, db.journal = lock.id, lock, changes, jrnl
+	// Both logged by the caller, never fatal: a journal that cannot be
+	// replayed stays for the next start.
+	db.sweepErr = errors.Join(db.replayJournals(ctx), lock.sweep())
 	return db, nil
 }
 
@@ -97,7 +104,7 @@ func Open(ctx context.Context, dir string) (*DB, error) {
 // to checkpoint it; the writer's own limit, ten times SQLite's default,
 // only bounds the WAL when writes the checkpointer does not hear of pile
 // up.
-func openPools(ctx context.Context, path string) (*DB, error) {
+func openPools(ctx context.Context, path string, jrnl *journal) (*DB, error) {
 	write, err := openPool(ctx, path, 1, "_txlock=immediate&_pragma=wal_autocheckpoint(10000)")
 	if err != nil {
 		return nil, err
@@ -114,7 +121,7 @@ func openPools(ctx context.Context, path string) (*DB, error) {
 		return nil, errors.Join(err, read.Close(), write.Close())
 	}
 	c := newCheckpointer(ckpt)
-	return &DB{write: write, read: read, writer: newWriter(write, c), ckpt: c}, nil
+	return &DB{write: write, read: read, writer: newWriter(write, c, jrnl), ckpt: c}, nil
 }
 
 // privatize narrows path and appends the change, if any, to changes.
@@ -134,15 +141,21 @@ func (db *DB) PermissionChanges() []PermissionChange {
 }
 
 // SweepError says which lock files of other processes Open could not
-// check or remove, for the caller to log. It never stops Open: a stray
-// file in the data directory is no reason not to start.
+// check or remove, and which journals of stopped processes it could not
+// replay (they stay for the next start), for the caller to log. It never
+// stops Open: a stray file in the data directory is no reason not to
+// start.
 func (db *DB) SweepError() error { return db.sweepErr }
 
 // Close commits the history writes still queued, closes both pools and
 // then gives up this process's owner id. The last connection to close
 // checkpoints the WAL back into the main file.
 func (db *DB) Close() error {
-	err := errors.Join(db.writer.close(), db.ckpt.close(), db.read.Close(), db.write.Close())
+	err := db.writer.close()
+	if db.journal != nil {
+		err = errors.Join(err, db.journal.close())
+	}
+	err = errors.Join(err, db.ckpt.close(), db.read.Close(), db.write.Close())
 	if db.lock != nil {
 		err = errors.Join(err, db.lock.release())
 	}

@@ -83,24 +83,54 @@ func (s *InvocationStore) QueueInvocation(inv domain.Invocation, failed func(err
 // one transaction, so neither is ever stored without the other, and
 // returns once both are committed.
 func (s *InvocationStore) FinishInvocation(ctx context.Context, inv domain.Invocation, rec domain.AuditRecord) error {
-	return s.QueueFinish(inv, rec)(ctx)
+	args, err := invocationArgs(inv, s.db.owner)
+	if err != nil {
+		return err
+	}
+	err = s.db.writer.commit(ctx, &write{key: invocationKey(inv), version: inv.Version, inv: args, audit: auditArgs(rec)})
+	if err != nil {
+		return fmt.Errorf("finish invocation %s in %s: %w", inv.ID, scopeName(inv.Scope), err)
+	}
+	return nil
 }
 
 var _ domain.FinishQueuer = (*InvocationStore)(nil)
 
 // QueueFinish hands FinishInvocation's write to the writer at once, for
-// the next batch, and returns the wait for its commit: the caller can
+// the next batch, and returns the wait until it is durable: the caller can
 // publish the call's end between the two, and every read from then on
-// (which flushes the writer) sees the final state.
-func (s *InvocationStore) QueueFinish(inv domain.Invocation, rec domain.AuditRecord) func(context.Context) error {
+// (which flushes the writer) sees the final state. Durable is one append
+// to this process's journal, which a later Open replays should the
+// process stop before the commit; the commit follows with the next batch
+// (within linger), and failed, when not nil, learns if it fails. Without
+// a journal the wait is for the commit itself.
+func (s *InvocationStore) QueueFinish(inv domain.Invocation, rec domain.AuditRecord, failed func(error)) func(context.Context) error {
+	fail := func(err error) error {
+		return fmt.Errorf("finish invocation %s in %s: %w", inv.ID, scopeName(inv.Scope), err)
+	}
 	args, err := invocationArgs(inv, s.db.owner)
 	if err != nil {
 		return func(context.Context) error { return err }
 	}
-	wait := s.db.writer.start(&write{key: invocationKey(inv), version: inv.Version, inv: args, audit: auditArgs(rec)})
+	wr := &write{key: invocationKey(inv), version: inv.Version, inv: args, audit: auditArgs(rec)}
+	if j := s.db.journal; j != nil {
+		// int64 fits: invocationArgs refused a larger version.
+		if seg, err := j.append(inv.Scope.User, inv.Scope.Workspace, inv.ID, int64(inv.Version), wr.inv, wr.audit); err == nil {
+			wr.lazy, wr.seg = true, seg
+			wr.done = func(err error) {
+				if err != nil && failed != nil {
+					failed(fail(err))
+				}
+			}
+			s.db.writer.submit(wr)
+			return func(context.Context) error { return nil }
+		}
+		// A journal that cannot be written: wait for the commit instead.
+	}
+	wait := s.db.writer.start(wr)
 	return func(ctx context.Context) error {
 		if err := wait(ctx); err != nil {
-			return fmt.Errorf("finish invocation %s in %s: %w", inv.ID, scopeName(inv.Scope), err)
+			return fail(err)
 		}
 		return nil
 	}

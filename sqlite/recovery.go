@@ -31,8 +31,13 @@ func (s *InvocationStore) InterruptOrphans(ctx context.Context, sel domain.Inter
 	}
 	cond := strings.Join(where, " AND ")
 
-	// Writes still queued could be of the very calls selected.
+	// Writes still queued could be of the very calls selected, and so
+	// could the journal of an owner that stopped since Open: calls it
+	// answered are over, not interrupted.
 	if err := s.db.writer.flush(ctx); err != nil {
+		return nil, fmt.Errorf("interrupt calls: %w", err)
+	}
+	if err := s.db.replayJournals(ctx); err != nil {
 		return nil, fmt.Errorf("interrupt calls: %w", err)
 	}
 	tx, err := s.db.write.BeginTx(ctx, nil)

@@ -29,6 +29,7 @@ type writer struct {
 	db   *sql.DB
 	ckpt *checkpointer // wanted every checkpointEvery statements; may be nil
 	n    int           // writes since the last checkpoint was wanted; only the loop uses it
+	jrnl *journal      // holds the writes appended to it until committed; may be nil
 	wake chan struct{} // holds a token when the loop has a batch to take
 	done chan struct{} // closed when the loop has ended
 
@@ -56,13 +57,14 @@ type write struct {
 	at      time.Time // when it was queued
 	inv     []any     // arguments of upsertInvocation, or nil
 	audit   []any     // arguments of insertAuditRow, or nil
+	seg     *segment  // the journal segment holding the write, or nil
 	// done receives the outcome once the batch is committed or failed;
 	// it is called from the loop and must not block.
 	done func(error)
 }
 
-func newWriter(db *sql.DB, ckpt *checkpointer) *writer {
-	w := &writer{db: db, ckpt: ckpt, wake: make(chan struct{}, 1), done: make(chan struct{})}
+func newWriter(db *sql.DB, ckpt *checkpointer, jrnl *journal) *writer {
+	w := &writer{db: db, ckpt: ckpt, jrnl: jrnl, wake: make(chan struct{}, 1), done: make(chan struct{})}
 	go w.loop()
 	return w
 }
@@ -248,6 +250,11 @@ func (w *writer) run(batch []*write) {
 			if wr.inv != nil && e == nil {
 				e = errs[newest[wr.key]]
 			}
+		}
+		// Once the batch is committed, a journaled write is done with,
+		// even when the tables refused it: a replay would be refused too.
+		if wr.seg != nil && err == nil {
+			w.jrnl.release(wr.seg)
 		}
 		wr.done(e)
 	}

@@ -106,7 +106,7 @@ func TestQueueFinishIsSeenBeforeItsWait(t *testing.T) {
 	db := openTestDB(t, t.TempDir())
 	s := db.InvocationStore()
 	inv := finished(scopeA, "queued-final", 0)
-	committed := s.QueueFinish(inv, auditOf(inv))
+	committed := s.QueueFinish(inv, auditOf(inv), func(err error) { t.Errorf("commit: %v", err) })
 	if got := load(t, s, scopeA, inv.ID); got.Status != domain.InvocationSuccess {
 		t.Errorf("read after QueueFinish: got %s, want success", got.Status)
 	}
