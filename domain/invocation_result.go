@@ -15,10 +15,25 @@ type Result struct {
 }
 
 // ParseResult reads a CallToolResult; JSON that is not one reads as an
-// empty result, since a server's bad answer is shown, not refused.
+// empty result, since a server's bad answer is shown, not refused. The
+// fields are slices of raw rather than copies, so reading a result of many
+// megabytes costs little more than a scan of it.
 func ParseResult(raw json.RawMessage) Result {
+	if !json.Valid(raw) {
+		return Result{}
+	}
+	m := JSONMembers(raw)
 	var r Result
-	_ = json.Unmarshal(raw, &r)
+	if c := m["content"]; c != nil {
+		if elems := JSONElements(c); elems != nil {
+			r.Content = make([]json.RawMessage, len(elems))
+			for i, e := range elems {
+				r.Content[i] = e
+			}
+		}
+	}
+	_ = json.Unmarshal(m["isError"], &r.IsError)
+	r.StructuredContent, r.Meta = m["structuredContent"], m["_meta"]
 	return r
 }
 

@@ -75,6 +75,8 @@ type (
 		asks *serverAsks
 		// discover notes whether server/discover went unanswered.
 		discover *discoverOutcome
+		// large holds the results kept out of mcp-go (see divertAbove).
+		large *largeResults
 	}
 	rawStreamableHTTP struct {
 		*transport.StreamableHTTP
@@ -117,10 +119,16 @@ func (t rawStreamableHTTP) SetProtocolVersion(version string) {
 }
 
 func (t rawStdio) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-	resp, err := t.Stdio.SendRequest(ctx, req)
+	resp, whole, err := t.large.sendRequest(req, func() (*transport.JSONRPCResponse, error) {
+		return t.Stdio.SendRequest(ctx, req)
+	})
 	t.discover.see(req, err)
 	resp = checkDiscover(req, resp)
-	keepRaw(ctx, resp, err)
+	if whole != nil {
+		keepRaw(ctx, whole, err) // mcp-go has only the stub
+	} else {
+		keepRaw(ctx, resp, err)
+	}
 	return resp, err
 }
 
@@ -150,7 +158,7 @@ func (t rawSSE) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (
 func rawTransport(tr transport.Interface, s *session) transport.Interface {
 	switch t := tr.(type) {
 	case *transport.Stdio:
-		return rawStdio{t, s.asks, &s.discover}
+		return rawStdio{t, s.asks, &s.discover, &s.large}
 	case *transport.StreamableHTTP:
 		return rawStreamableHTTP{t, s.asks, s.answers, &resender{}}
 	case *transport.SSE:

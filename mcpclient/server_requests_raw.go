@@ -19,8 +19,11 @@ const (
 	maxTappedMessage = 1 << 20
 	maxKeptParams    = 64
 	// keptLineCap is the buffer a tap keeps between messages; a larger
-	// one, grown by a large message, is dropped.
-	keptLineCap = 64 << 10
+	// one, grown by a large message, is dropped. It is small because every
+	// idle session keeps one: at 64 KiB, 200 servers' tool lists left
+	// megabytes of buffers behind, and regrowing for a large message costs
+	// little beside reading it.
+	keptLineCap = 4 << 10
 )
 
 // sentParams keeps the params of the elicitation, sampling and roots

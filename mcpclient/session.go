@@ -59,8 +59,9 @@ type session struct {
 	// cannot send answers. answers sends them on streamable HTTP.
 	asks    *serverAsks
 	answers *answerPoster
-	running inFlight   // the calls a server's request may belong to
-	sent    sentParams // the params of its requests, as it sent them
+	running inFlight     // the calls a server's request may belong to
+	sent    sentParams   // the params of its requests, as it sent them
+	large   largeResults // large results of a stdio server kept out of mcp-go
 	// onMessage receives notifications/message and
 	// notifications/resources/updated; nil drops them. Set before the
 	// transport starts.

@@ -42,7 +42,7 @@ func (c *Connector) connectStdio(ctx context.Context, cfg domain.ServerConfig, s
 	out := newLimitReader(outputReader{p}, c.opts.MaxMessageBytes, framingLine, tooLarge, s.overflowed)
 	// The tap keeps the params of the server's requests as sent (see
 	// sentParams).
-	tr := transport.NewIO(newMessageTap(out, framingLine, s.sent.see), p.stdin, nil)
+	tr := transport.NewIO(s.large.reader(newMessageTap(out, framingLine, s.sent.see)), p.stdin, nil)
 	// NewIO takes no options; applying one by hand keeps mcp-go off
 	// slog.Default.
 	transport.WithCommandLogger(mcpgoLogger(s.log))(tr)
@@ -149,7 +149,8 @@ func startProcess(cfg domain.ServerConfig, stderr io.Writer) (*process, error) {
 		exited: make(chan struct{}), outEOF: make(chan struct{}), errEOF: make(chan struct{}),
 	}
 	go func() {
-		_ = cmd.Wait() // the exit status is in ProcessState
+		awaitExit(p.pid) // without a thread, so Wait below returns at once
+		_ = cmd.Wait()   // the exit status is in ProcessState
 		p.state = cmd.ProcessState
 		close(p.exited)
 	}()
