@@ -41,7 +41,11 @@ func (c ServerConfig) Fingerprint() string {
 // server with its entry, and hashing thousands of configs twice per pass
 // cost more than the rest of the pass; an empty and an absent list or
 // map launch the same and count as equal here.
-func (c ServerConfig) SameLaunch(o ServerConfig) bool {
+func (c ServerConfig) SameLaunch(o ServerConfig) bool { return c.sameLaunch(&o) }
+
+// sameLaunch is SameLaunch without copying either config, for the
+// reconcile pass that compares every running server.
+func (c *ServerConfig) sameLaunch(o *ServerConfig) bool {
 	return c.Transport == o.Transport && c.Command == o.Command && slices.Equal(c.Args, o.Args) &&
 		maps.Equal(c.Env, o.Env) && c.Cwd == o.Cwd && c.URL == o.URL && maps.Equal(c.Headers, o.Headers) &&
 		c.Raw.same(o.Raw) && c.OAuth.same(o.OAuth)

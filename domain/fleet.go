@@ -41,7 +41,7 @@ func (f *Fleet) Hub() *Hub { return f.opts.Hub }
 // disabled across restarts).
 func (f *Fleet) Attach(ctx context.Context, cfgs []ServerConfig) error {
 	records := map[string]ServerRecord{}
-	if f.opts.Store != nil {
+	if f.opts.Store != nil && len(cfgs) > 0 { // most reloads attach nothing: skip reading every record
 		var err error
 		if records, err = f.opts.Store.ServerRecords(ctx, f.opts.Scope); err != nil {
 			return fmt.Errorf("attach: load server records: %w", err)

@@ -3,7 +3,8 @@ package domain
 import (
 	"context"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 )
 
 // ApplyResult says what a reconciliation did, by server name.
@@ -22,77 +23,92 @@ type ApplyResult struct {
 // Switchboard's own keys (keep-alive, timeouts, auto-reconnect) takes them
 // without reconnecting. Everything else keeps running as it was — no
 // "0 tools" gap, no flicker. Reconciliations and removals are serialized.
+//
+// A team's settings may hold thousands of servers of which one changed, so
+// a pass walks desired in place: it indexes entries by name (the last
+// entry of a name wins), pairs each with its supervisor in one sweep of
+// the fleet's map, and compares configs where they lie rather than
+// copying them.
 func (f *Fleet) Apply(ctx context.Context, desired []ServerConfig) (ApplyResult, error) {
 	f.applyMu.Lock()
 	defer f.applyMu.Unlock()
 	var res ApplyResult
-	want := make(map[string]ServerConfig, len(desired))
-	for _, c := range desired {
-		want[c.Name] = c
+	want := make(map[string]int, len(desired))
+	dups := false
+	for i := range desired {
+		n := len(want)
+		want[desired[i].Name] = i
+		dups = dups || len(want) == n
 	}
+	// wanted reports whether desired[i] is the entry its name resolves to.
+	wanted := func(i int) bool { return !dups || want[desired[i].Name] == i }
+
+	running := make([]*supervisor, len(desired))
+	var gone []string
 	f.mu.Lock()
-	current := make(map[string]*supervisor, len(f.sups))
-	for n, s := range f.sups {
-		current[n] = s
+	for name, s := range f.sups {
+		if i, ok := want[name]; ok {
+			running[i] = s
+		} else {
+			gone = append(gone, name)
+		}
 	}
+	wasBlocked := maps.Clone(f.blocked)
 	f.mu.Unlock()
 
-	f.mu.Lock()
-	wasBlocked := make(map[string]ServerConfig, len(f.blocked))
-	for n, c := range f.blocked {
-		wasBlocked[n] = c
-	}
-	f.mu.Unlock()
 	for name := range wasBlocked {
-		if c, ok := want[name]; !ok || c.Blocked == BlockedNone {
+		if i, ok := want[name]; !ok || desired[i].Blocked == BlockedNone {
 			f.unblock(name, !ok)
 			if !ok {
 				res.Removed = append(res.Removed, name)
 			}
 		}
 	}
-
-	var attach []ServerConfig
-	for name, cfg := range want {
-		if cfg.Blocked == BlockedNone {
+	for i := range desired {
+		cfg := &desired[i]
+		if cfg.Blocked == BlockedNone || !wanted(i) {
 			continue
 		}
-		if _, running := current[name]; running {
-			if err := f.detach(ctx, name); err != nil {
+		if running[i] != nil {
+			if err := f.detach(ctx, cfg.Name); err != nil {
 				return res, fmt.Errorf("apply: %w", err)
 			}
-			delete(current, name)
 		}
-		f.block(cfg, wasBlocked[name])
-		res.Blocked = append(res.Blocked, name)
-		delete(want, name)
+		f.block(*cfg, wasBlocked[cfg.Name])
+		res.Blocked = append(res.Blocked, cfg.Name)
 	}
-	for name := range current {
-		if _, ok := want[name]; !ok {
-			if err := f.detach(ctx, name); err != nil {
-				return res, fmt.Errorf("apply: %w", err)
-			}
-			res.Removed = append(res.Removed, name)
+	for _, name := range gone {
+		if err := f.detach(ctx, name); err != nil {
+			return res, fmt.Errorf("apply: %w", err)
 		}
+		res.Removed = append(res.Removed, name)
 	}
-	for name, cfg := range want {
-		s, ok := current[name]
-		switch {
-		case !ok:
-			attach = append(attach, cfg)
-			res.Added = append(res.Added, name)
+	var attach []ServerConfig
+	for i := range desired {
+		cfg := &desired[i]
+		if cfg.Blocked != BlockedNone || !wanted(i) {
+			continue
+		}
+		name := cfg.Name
+		s := running[i]
+		if s == nil {
+			attach = append(attach, *cfg)
 			if _, was := wasBlocked[name]; was {
-				res.Added = res.Added[:len(res.Added)-1]
 				res.Reconnected = append(res.Reconnected, name) // unblocked: connects now
+			} else {
+				res.Added = append(res.Added, name)
 			}
-		case !s.fileConfig().SameLaunch(cfg):
+			continue
+		}
+		switch sameLaunch, ownDiffer := s.compareFileConfig(cfg); {
+		case !sameLaunch:
 			if err := f.detach(ctx, name); err != nil {
 				return res, fmt.Errorf("apply: %w", err)
 			}
-			attach = append(attach, cfg)
+			attach = append(attach, *cfg)
 			res.Reconnected = append(res.Reconnected, name)
-		case ownKeysDiffer(s.fileConfig(), cfg):
-			if _, err := s.sendCommand(ctx, command{kind: cmdReconfigure, config: cfg}); err != nil {
+		case ownDiffer:
+			if _, err := s.sendCommand(ctx, command{kind: cmdReconfigure, config: *cfg}); err != nil {
 				return res, fmt.Errorf("apply %s: %w", name, err)
 			}
 			res.Updated = append(res.Updated, name)
@@ -107,22 +123,32 @@ func (f *Fleet) Apply(ctx context.Context, desired []ServerConfig) (ApplyResult,
 	for _, n := range res.Removed {
 		f.removed[n] = true
 	}
-	for n := range want {
-		delete(f.removed, n)
-	}
-	for n := range f.blocked {
-		delete(f.removed, n)
+	// Every blocked server is wanted (the rest were unblocked above), so a
+	// wanted name is no longer a removed one.
+	for n := range f.removed {
+		if _, ok := want[n]; ok {
+			delete(f.removed, n)
+		}
 	}
 	f.mu.Unlock()
 	for _, l := range [][]string{res.Added, res.Removed, res.Reconnected, res.Updated, res.Unchanged, res.Blocked} {
-		sort.Strings(l)
+		slices.Sort(l)
 	}
 	return res, nil
 }
 
+// compareFileConfig reports whether cfg launches the way the supervisor's
+// settings-file entry does, and whether the two differ in Switchboard's own
+// keys, comparing under the supervisor's mutex instead of copying the entry.
+func (s *supervisor) compareFileConfig(cfg *ServerConfig) (sameLaunch, ownDiffer bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.fileCfg.sameLaunch(cfg), ownKeysDiffer(&s.fileCfg, cfg)
+}
+
 // ownKeysDiffer reports whether a and b differ in anything but their
 // connection: Switchboard's own keys or the file they came from.
-func ownKeysDiffer(a, b ServerConfig) bool {
+func ownKeysDiffer(a, b *ServerConfig) bool {
 	return a.AutoReconnect != b.AutoReconnect || a.KeepAlive != b.KeepAlive || a.ConnectTimeout != b.ConnectTimeout ||
 		a.StartTimeout != b.StartTimeout || a.CallTimeout != b.CallTimeout || a.Disabled != b.Disabled || a.Source != b.Source
 }

@@ -1,9 +1,6 @@
 package mcpserver
 
 import (
-	"bytes"
-	"encoding/json"
-	"io"
 	"net/http"
 )
 
@@ -25,19 +22,11 @@ func guardCancel(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		body, err := io.ReadAll(io.LimitReader(r.Body, maxCancelPeek+1))
-		if err == nil && len(body) <= maxCancelPeek && isCancellation(body) {
+		p, r := peekRequest(r)
+		if p.is("notifications/cancelled", maxCancelPeek) {
 			w.WriteHeader(http.StatusAccepted)
 			return
 		}
-		r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), r.Body))
 		next.ServeHTTP(w, r)
 	})
-}
-
-func isCancellation(body []byte) bool {
-	var msg struct {
-		Method string `json:"method"`
-	}
-	return json.Unmarshal(body, &msg) == nil && msg.Method == "notifications/cancelled"
 }

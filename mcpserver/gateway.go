@@ -71,8 +71,8 @@ type Gateway struct {
 	opts Options
 	agg  *endpoint
 
-	closing   chan struct{} // closed by Close: every MCP request ends
-	closeOnce sync.Once
+	closing   context.Context // ended by Close: every MCP request ends
+	closeAll  context.CancelFunc
 	refreshMu sync.Mutex // serializes refreshes, so endpoints never apply an older list after a newer one
 	mu        sync.Mutex // guards exposed, inputs, servers
 	exposed   map[string]bool
@@ -101,7 +101,8 @@ func New(opts Options) *Gateway {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	g := &Gateway{opts: opts, exposed: map[string]bool{}, servers: map[string]*endpoint{}, closing: make(chan struct{})}
+	g := &Gateway{opts: opts, exposed: map[string]bool{}, servers: map[string]*endpoint{}}
+	g.closing, g.closeAll = context.WithCancel(context.Background())
 	g.clients = newClientRegistry(opts.Clock)
 	g.agg = newEndpoint(g, "")
 	g.Refresh()
@@ -188,9 +189,28 @@ func (g *Gateway) Run(ctx context.Context) {
 	defer sub.Close()
 	changes := make(chan struct{}, 1)
 	go func() {
+		// A snapshot that only reports a keep-alive probe changes nothing
+		// the gateway lists; 200 servers probing every 30 s would
+		// otherwise rebuild every list several times a second.
+		seen := map[string]domain.Status{}
 		for {
-			if _, err := sub.Next(ctx); err != nil {
+			sts, err := sub.Next(ctx)
+			if err != nil {
 				return
+			}
+			changed := false
+			for _, st := range sts {
+				if prev, ok := seen[st.ServerName]; !ok || !st.OnlyProbedSince(prev) {
+					changed = true
+				}
+				if st.Phase == domain.PhaseDisposed {
+					delete(seen, st.ServerName)
+				} else {
+					seen[st.ServerName] = st
+				}
+			}
+			if !changed {
+				continue
 			}
 			select {
 			case changes <- struct{}{}:
@@ -228,7 +248,7 @@ func (g *Gateway) Run(ctx context.Context) {
 // forgets the sessions. Calls still running are cancelled and end as
 // cancelled cards.
 func (g *Gateway) Close(ctx context.Context) {
-	g.closeOnce.Do(func() { close(g.closing) })
+	g.closeAll()
 	g.mu.Lock()
 	eps := []*endpoint{g.agg}
 	for _, ep := range g.servers {
@@ -243,11 +263,9 @@ func (g *Gateway) Close(ctx context.Context) {
 // untilClosed ends a request's context when the gateway closes.
 func (g *Gateway) untilClosed(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-g.closing:
+		if g.closing.Err() != nil {
 			http.Error(w, "switchboard is shutting down", http.StatusServiceUnavailable)
 			return
-		default:
 		}
 		ctx, cancel := context.WithCancel(r.Context())
 		defer cancel()
@@ -255,13 +273,9 @@ func (g *Gateway) untilClosed(next http.Handler) http.Handler {
 			// Revoking the token ends this request, event streams included.
 			defer g.clients.track(g.opts.TokenName(ctx), cancel)()
 		}
-		go func() {
-			select {
-			case <-g.closing:
-				cancel()
-			case <-ctx.Done():
-			}
-		}()
+		// A callback rather than a goroutine per request, which cost each
+		// call a goroutine start and a wake-up at its end.
+		defer context.AfterFunc(g.closing, cancel)()
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }

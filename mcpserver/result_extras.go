@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"sync"
 
@@ -45,6 +44,13 @@ func keepResultExtras(ctx context.Context, raw json.RawMessage) {
 	if slot == nil {
 		return
 	}
+	// Most results hold only fields mcp-go models, which their keys alone
+	// show, without the copy of every value (a whole result, maybe
+	// megabytes) that decoding the values takes.
+	var keys map[string]skippedValue
+	if json.Unmarshal(raw, &keys) != nil || !hasUnknownField(keys) {
+		return
+	}
 	var top map[string]json.RawMessage
 	if json.Unmarshal(raw, &top) != nil {
 		return
@@ -63,24 +69,35 @@ func keepResultExtras(ctx context.Context, raw json.RawMessage) {
 	slot.mu.Unlock()
 }
 
+// skippedValue decodes any JSON value into nothing.
+type skippedValue struct{}
+
+func (*skippedValue) UnmarshalJSON([]byte) error { return nil }
+
+// hasUnknownField reports whether a result's keys include one mcp-go
+// does not write itself.
+func hasUnknownField(keys map[string]skippedValue) bool {
+	for k := range keys {
+		if !knownResultFields[k] {
+			return true
+		}
+	}
+	return false
+}
+
 func keepExtras(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost || r.Body == nil {
 			next.ServeHTTP(w, r)
 			return
 		}
-		body, err := io.ReadAll(io.LimitReader(r.Body, maxExtrasPeek+1))
-		r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), r.Body))
-		var msg struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-		}
-		if err != nil || len(body) > maxExtrasPeek || json.Unmarshal(body, &msg) != nil || msg.Method != "tools/call" || len(msg.ID) == 0 {
+		p, r := peekRequest(r)
+		if !p.is(string(mcp.MethodToolsCall), maxExtrasPeek) || len(p.id) == 0 {
 			next.ServeHTTP(w, r)
 			return
 		}
 		slot := &extrasSlot{}
-		ew := &extrasWriter{ResponseWriter: w, slot: slot, id: msg.ID}
+		ew := &extrasWriter{ResponseWriter: w, slot: slot, id: p.id}
 		next.ServeHTTP(ew, r.WithContext(context.WithValue(r.Context(), extrasKey{}, slot)))
 	})
 }

@@ -1,10 +1,8 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -67,25 +65,22 @@ func (ep *endpoint) guardSubscribe(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		body, err := io.ReadAll(io.LimitReader(r.Body, maxSubscribePeek+1))
-		r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), r.Body))
-		if err != nil || len(body) > maxSubscribePeek || !bytes.Contains(body, []byte(mcp.MethodResourcesSubscribe)) {
+		p, r := peekRequest(r)
+		if !p.is(string(mcp.MethodResourcesSubscribe), maxSubscribePeek) || len(p.id) == 0 {
 			next.ServeHTTP(w, r)
 			return
 		}
 		var msg struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
 			Params struct {
 				URI string `json:"uri"`
 			} `json:"params"`
 		}
-		if json.Unmarshal(body, &msg) != nil || msg.Method != string(mcp.MethodResourcesSubscribe) || len(msg.ID) == 0 || msg.Params.URI == "" {
+		if json.Unmarshal(p.body, &msg) != nil || msg.Params.URI == "" {
 			next.ServeHTTP(w, r)
 			return
 		}
 		if _, err := ep.subscribable(msg.Params.URI); err != nil {
-			writeRPCError(w, msg.ID, mcp.INVALID_PARAMS, err.Error())
+			writeRPCError(w, p.id, mcp.INVALID_PARAMS, err.Error())
 			return
 		}
 		next.ServeHTTP(w, r)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
-	"io"
 	"net/http"
 	"sync/atomic"
 
@@ -73,13 +72,8 @@ func cachedToolLists(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		slot := &toolListSlot{}
-		body, err := io.ReadAll(io.LimitReader(r.Body, maxListPeek+1))
-		r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), r.Body))
-		var msg struct {
-			Method string `json:"method"`
-		}
-		slot.listing = err == nil && len(body) <= maxListPeek && json.Unmarshal(body, &msg) == nil && msg.Method == string(mcp.MethodToolsList)
+		p, r := peekRequest(r)
+		slot := &toolListSlot{listing: p.is(string(mcp.MethodToolsList), maxListPeek)}
 		next.ServeHTTP(&toolListWriter{ResponseWriter: w, slot: slot}, r.WithContext(context.WithValue(r.Context(), toolListKey{}, slot)))
 	})
 }
