@@ -25,12 +25,13 @@ const langCookie = "lang"
 
 // pageURLs returns the page's assets and endpoints. Scripts load in this
 // order (all deferred): htmx, its SSE extension, then ours; the drawer's
-// own script comes with the first drawer.
+// own script and stylesheet come with the first drawer or card.
 func pageURLs() views.PageURLs {
 	return views.PageURLs{
 		Stylesheets: []string{AssetURL(static.DashboardCSS)},
 		Scripts:     []string{AssetURL(static.HTMX), AssetURL(static.HTMXSSE), AssetURL(static.DashboardJS)},
 		Workbench:   AssetURL(static.WorkbenchJS),
+		LazyCSS:     AssetURL(static.WorkbenchCSS),
 		Events:      PathPageEvents,
 		Preferences: PathUIPreferences,
 		Drawer:      drawerURL,

@@ -181,6 +181,14 @@ func TestScriptsAreServed(t *testing.T) {
 			t.Errorf("%s: got %d %q with %d bytes, want 200 JavaScript", src, resp.StatusCode, resp.Header.Get("Content-Type"), len(body))
 		}
 	}
+	// The drawer's and cards' stylesheet comes with the first drawer or card.
+	sheet := doc.Find("#drawer-slot").AttrOr("data-workbench-css", "")
+	if sheet != handlers.AssetURL(static.WorkbenchCSS) {
+		t.Errorf("drawer slot's workbench stylesheet: got %q, want %q", sheet, handlers.AssetURL(static.WorkbenchCSS))
+	}
+	if resp, body := f.rawGet(t, sheet, ""); resp.StatusCode != http.StatusOK || !strings.Contains(resp.Header.Get("Content-Type"), "text/css") || len(body) == 0 {
+		t.Errorf("%s: got %d %q with %d bytes, want 200 CSS", sheet, resp.StatusCode, resp.Header.Get("Content-Type"), len(body))
+	}
 	if got, _ := doc.Find(`[data-testid="live"]`).Attr("sse-connect"); got != handlers.PathPageEvents {
 		t.Errorf("sse-connect: got %q, want %q", got, handlers.PathPageEvents)
 	}

@@ -20,7 +20,7 @@ import (
 // to the same bytes.
 func TestHashedAssetEncodings(t *testing.T) {
 	f := newFixture(t)
-	for _, name := range []string{static.DashboardJS, static.DashboardCSS, static.WorkbenchJS, static.SignInCSS} {
+	for _, name := range []string{static.DashboardJS, static.DashboardCSS, static.WorkbenchJS, static.WorkbenchCSS, static.SignInCSS} {
 		path := handlers.AssetURL(name)
 		var plain []byte
 		for _, tt := range []struct{ accept, encoding string }{

@@ -31,6 +31,7 @@ var Supported = []language.Tag{language.English, language.BrazilianPortuguese, l
 type Catalog struct {
 	bundle  *i18n.Bundle
 	matcher language.Matcher
+	memos   []*memo // one per Supported language, in its order
 }
 
 // Load parses the embedded message files.
@@ -50,13 +51,18 @@ func Load() (*Catalog, error) {
 			return nil, fmt.Errorf("parse %s: %w", n, err)
 		}
 	}
-	return &Catalog{bundle: b, matcher: language.NewMatcher(Supported)}, nil
+	memos := make([]*memo, len(Supported))
+	for i := range memos {
+		memos[i] = &memo{}
+	}
+	return &Catalog{bundle: b, matcher: language.NewMatcher(Supported), memos: memos}, nil
 }
 
 // Localizer translates for one language.
 type Localizer struct {
-	l   *i18n.Localizer
-	tag language.Tag
+	l    *i18n.Localizer
+	tag  language.Tag
+	memo *memo // shared by every localizer of tag
 }
 
 // Localizer picks the best supported language for the preferences given,
@@ -71,15 +77,32 @@ func (c *Catalog) Localizer(prefs ...string) *Localizer {
 	}
 	_, i, _ := c.matcher.Match(tags...)
 	tag := Supported[i]
-	return &Localizer{l: i18n.NewLocalizer(c.bundle, tag.String()), tag: tag}
+	return &Localizer{l: i18n.NewLocalizer(c.bundle, tag.String()), tag: tag, memo: c.memos[i]}
 }
 
 // Lang is the BCP 47 tag for <html lang>.
 func (l *Localizer) Lang() string { return l.tag.String() }
 
 // T translates id, filling the template with data. A Count entry in data
-// selects the plural form.
+// selects the plural form. Texts decided by the id and at most one short
+// value are remembered for the language (memo.go), since a page repeats
+// them on every row.
 func (l *Localizer) T(id string, data map[string]any) string {
+	k, memoized := memoKeyOf(id, data)
+	if memoized {
+		if s, ok := l.memo.lookup(k); ok {
+			return s
+		}
+	}
+	s, found := l.translate(id, data)
+	if memoized && found {
+		l.memo.remember(k, s)
+	}
+	return s
+}
+
+// translate asks go-i18n for id's text and reports whether it found it.
+func (l *Localizer) translate(id string, data map[string]any) (string, bool) {
 	cfg := &i18n.LocalizeConfig{MessageID: id, TemplateData: data}
 	if n, ok := data["Count"]; ok {
 		cfg.PluralCount = n
@@ -90,9 +113,9 @@ func (l *Localizer) T(id string, data map[string]any) string {
 		// as a literal in code that no file defines fails
 		// TestUsedIDsExist; one built at run time ("Rel" + unit + dir) is
 		// caught only by a test that renders it.
-		return id
+		return id, false
 	}
-	return s
+	return s, true
 }
 
 type ctxKey struct{}

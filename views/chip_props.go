@@ -1,8 +1,6 @@
 package views
 
 import (
-	"github.com/a-h/templ"
-
 	"time"
 
 	"github.com/switchboard-mcp/switchboard/domain"
@@ -135,12 +133,4 @@ func (p ChipProps) place() Placement {
 		return PlaceDrawer
 	}
 	return p.Place
-}
-
-// describedBy links the button to the tooltip, when there is one.
-func (p ChipProps) describedBy() templ.Attributes {
-	if p.Tooltip == nil {
-		return nil
-	}
-	return templ.Attributes{"aria-describedby": p.TooltipID()}
 }

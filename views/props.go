@@ -45,11 +45,8 @@ func NewServerRowProps(s domain.Status, now time.Time, drawerURL string) ServerR
 		Target:     s.Target,
 		TargetHead: head,
 		TargetTail: tail,
-		Counts: []Message{
-			{ID: "ToolCount", Data: map[string]any{"Count": s.ToolCount}},
-			{ID: "ResourceCount", Data: map[string]any{"Count": s.ResourceCount}},
-			{ID: "PromptCount", Data: map[string]any{"Count": s.PromptCount}},
-		},
+		// The tooltip's counts are the row's: one set of messages for both.
+		Counts:    chip.Tooltip.Counts,
 		DrawerURL: drawerURL,
 	}
 }
@@ -99,9 +96,11 @@ type DemoProps struct {
 type PageURLs struct {
 	Stylesheets []string
 	Scripts     []string
-	// Workbench is the drawer's script, which the page loads with the first
-	// drawer rather than up front.
+	// Workbench and LazyCSS are the script and stylesheet of the drawer and
+	// a call's card, which the page loads with the first drawer or card
+	// rather than up front.
 	Workbench   string
+	LazyCSS     string
 	Events      string // the page's event stream
 	Preferences string // where the theme and language forms post
 	// Drawer gives the drawer fragment's URL for a server name.
@@ -122,6 +121,7 @@ type PageProps struct {
 	Stylesheets []string
 	Scripts     []string
 	Workbench   string // the drawer's script, loaded with the first drawer
+	LazyCSS     string // the drawer's and cards' stylesheet, loaded with them
 	EventsURL   string
 	Preferences PreferencesProps
 	Demo        DemoProps
@@ -159,6 +159,7 @@ func NewPageProps(in PageInput) PageProps {
 		Stylesheets: in.URLs.Stylesheets,
 		Scripts:     in.URLs.Scripts,
 		Workbench:   in.URLs.Workbench,
+		LazyCSS:     in.URLs.LazyCSS,
 		EventsURL:   in.URLs.Events,
 		Preferences: NewPreferencesProps(in.URLs.Preferences, in.Theme, in.Lang),
 		Demo:        in.Demo,
@@ -178,6 +179,9 @@ func NewPageProps(in PageInput) PageProps {
 // full-state event share it. filter marks the summary's current link.
 func NewFleetProps(list []domain.Status, now time.Time, drawer func(string) string, filter string) (HeaderSummaryProps, ServerListProps) {
 	var rows ServerListProps
+	if len(list) > 0 {
+		rows.Rows = make([]ServerRowProps, 0, len(list))
+	}
 	for _, s := range list {
 		rows.Rows = append(rows.Rows, NewServerRowProps(s, now, drawerURL(drawer, s.ServerName)))
 	}

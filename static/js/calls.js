@@ -27,16 +27,28 @@
     return row && row.querySelector('.call-toggle');
   }
 
+  // workbench resolves once a card's scripts and stylesheet are in the page
+  // (workbench-loader.js), whether or not it could be loaded.
+  function workbench() {
+    var wb = window.switchboardWorkbench;
+    return (wb ? wb() : Promise.resolve()).catch(function () {});
+  }
+
   function load(id, url, again) {
-    var slot = slotOf(id);
-    if (!slot || !url || !window.htmx) { return; }
-    // The slot is the request's source too: htmx keeps one request per
-    // source, so cards opened quickly one after another all load.
-    window.htmx.ajax('GET', url, { source: slot, target: slot, swap: 'innerHTML' }).then(function () {
-      // The call may have changed while the card was on its way, its own
-      // event sent before the card could listen: a card behind its row
-      // loads once more.
-      if (!again && behind(id)) { load(id, url, true); }
+    if (!slotOf(id) || !url || !window.htmx) { return; }
+    workbench().then(function () {
+      // The card may have been closed, or its row redrawn, while its
+      // styles were on the way.
+      var slot = slotOf(id);
+      if (!open.has(id) || !slot) { return; }
+      // The slot is the request's source too: htmx keeps one request per
+      // source, so cards opened quickly one after another all load.
+      window.htmx.ajax('GET', url, { source: slot, target: slot, swap: 'innerHTML' }).then(function () {
+        // The call may have changed while the card was on its way, its own
+        // event sent before the card could listen: a card behind its row
+        // loads once more.
+        if (!again && behind(id)) { load(id, url, true); }
+      });
     });
   }
 
