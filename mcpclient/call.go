@@ -27,18 +27,8 @@ func (s *session) CallTool(ctx context.Context, tool string, args json.RawMessag
 	ctx, done := s.running.start(ctx)
 	defer done()
 	if progress != nil {
-		token, queue := s.calls.open()
-		delivered := make(chan struct{})
-		go func() {
-			defer close(delivered)
-			for p := range queue {
-				progress(p)
-			}
-		}()
-		defer func() {
-			s.calls.close(token)
-			<-delivered
-		}()
+		token, closeRoute := s.calls.open(progress)
+		defer closeRoute()
 		req.Params.Meta = &mcp.Meta{ProgressToken: token}
 	}
 	res, err := s.sendRaw(ctx, "call "+tool, func(ctx context.Context) error {

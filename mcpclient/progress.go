@@ -15,36 +15,52 @@ const progressBuffer = 32
 
 // progressRoutes hands notifications/progress to the call whose token they
 // carry. route runs inline on mcp-go's read loop, so it only looks the token
-// up and queues without blocking; each call drains its own queue.
+// up and queues without blocking; each call's queue is drained by a
+// goroutine of its own, started by the call's first notification: most
+// calls report no progress, and a drainer started for every call would
+// put a goroutine switch on the end of each (the call waits for its
+// drainer to finish).
 type progressRoutes struct {
 	next atomic.Uint64
 
-	mu      sync.Mutex // guards byToken and sends on its channels
-	byToken map[string]chan domain.Progress
+	mu      sync.Mutex // guards byToken and the routes in it
+	byToken map[string]*progressRoute
 }
 
-// open registers a new token and returns it with the queue its
-// notifications go to. close must follow.
-func (r *progressRoutes) open() (string, <-chan domain.Progress) {
-	token := "switchboard-" + strconv.FormatUint(r.next.Add(1), 10)
-	ch := make(chan domain.Progress, progressBuffer)
+// progressRoute is one call's queue and its drainer.
+type progressRoute struct {
+	deliver func(domain.Progress)
+	queue   chan domain.Progress // made with the first notification
+	drained chan struct{}        // closed when the drainer has delivered the last
+}
+
+// open registers a new token whose notifications go to deliver. The
+// returned function must be called when the call ends: it forgets the
+// token and returns once every queued notification was delivered.
+func (r *progressRoutes) open(deliver func(domain.Progress)) (token string, closeRoute func()) {
+	token = "switchboard-" + strconv.FormatUint(r.next.Add(1), 10)
+	rt := &progressRoute{deliver: deliver}
 	r.mu.Lock()
 	if r.byToken == nil {
-		r.byToken = make(map[string]chan domain.Progress)
+		r.byToken = make(map[string]*progressRoute)
 	}
-	r.byToken[token] = ch
+	r.byToken[token] = rt
 	r.mu.Unlock()
-	return token, ch
+	return token, func() { r.close(token, rt) }
 }
 
-// close forgets token and closes its queue; notifications that arrive
-// later are ignored.
-func (r *progressRoutes) close(token string) {
+// close forgets token and waits for its drainer, if it has one;
+// notifications that arrive later are ignored.
+func (r *progressRoutes) close(token string, rt *progressRoute) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	if ch, ok := r.byToken[token]; ok {
-		delete(r.byToken, token)
-		close(ch)
+	delete(r.byToken, token)
+	queue := rt.queue
+	if queue != nil {
+		close(queue)
+	}
+	r.mu.Unlock()
+	if queue != nil {
+		<-rt.drained
 	}
 }
 
@@ -62,13 +78,25 @@ func (r *progressRoutes) route(params map[string]any) {
 	p.Message, _ = params["message"].(string)
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	ch, ok := r.byToken[token]
+	rt, ok := r.byToken[token]
 	if !ok {
 		return
 	}
+	if rt.queue == nil {
+		rt.queue, rt.drained = make(chan domain.Progress, progressBuffer), make(chan struct{})
+		go rt.drain()
+	}
 	select {
-	case ch <- p:
+	case rt.queue <- p:
 	default:
+	}
+}
+
+// drain delivers the queue's notifications in order until it is closed.
+func (rt *progressRoute) drain() {
+	defer close(rt.drained)
+	for p := range rt.queue {
+		rt.deliver(p)
 	}
 }
 

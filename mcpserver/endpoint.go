@@ -32,6 +32,11 @@ type endpoint struct {
 	listens listenStreams                    // 2026-07-28 listen streams holding resources
 	held    *heldCalls                       // calls a 2026-07-28 client may resume
 	sealer  *sealer                          // seals those clients' requestState
+	// active is set by the endpoint's first request. Until then sync
+	// keeps only the catalogue (the drawer shows names from it): the
+	// lists mcp-go serves, with every tool's schema encoded, would hold
+	// megabytes for 200 servers that no client may ever ask for.
+	active atomic.Bool
 
 	mu sync.Mutex // guards next and the fingerprints below
 	// next is closed at the next sync, waking calls that wait for a name
@@ -113,7 +118,7 @@ func newEndpoint(g *Gateway, name string) *endpoint {
 		// addresses, not only loopback names) and Origin on every request.
 		server.WithDisableLocalhostProtection(true),
 		server.WithHTTPContextFunc(ep.listingContext))
-	ep.handler = g.untilClosed(guardCancel(ep.guardSubscribe(forwardRaw(keepExtras(cachedToolLists(ep.http))))))
+	ep.handler = g.untilClosed(ep.activating(guardCancel(ep.guardSubscribe(forwardRaw(keepExtras(cachedToolLists(ep.http)))))))
 	return ep
 }
 
@@ -130,6 +135,13 @@ func (ep *endpoint) sync(inputs []domain.CatalogueServer) {
 		inputs = mine
 	}
 	cat := domain.NewCatalogue(inputs)
+	if !ep.active.Load() {
+		ep.mu.Lock()
+		defer ep.mu.Unlock()
+		ep.cat.Store(cat)
+		ep.announce()
+		return
+	}
 	tools := ep.buildToolList(cat, ep.tools.Load())
 	var prompts []server.ServerPrompt
 	var resources []server.ServerResource

@@ -123,7 +123,9 @@ func (g *Gateway) Server(name string) (http.Handler, bool) {
 	g.mu.Lock()
 	ep, ok := g.servers[name]
 	if !ok {
+		// Made for a request, so active from the start.
 		ep = newEndpoint(g, name)
+		ep.active.Store(true)
 		g.servers[name] = ep
 	}
 	inputs := g.inputs

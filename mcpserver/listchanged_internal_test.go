@@ -40,7 +40,20 @@ type rig struct {
 	l     *listener
 }
 
+// newRig returns a rig whose aggregated endpoint has a session, as if a
+// client had connected.
 func newRig(t *testing.T) *rig {
+	t.Helper()
+	r := newIdleRig(t)
+	r.g.activate(r.g.agg) // as a client's first request does
+	if err := r.g.agg.mcp.RegisterSession(t.Context(), r.l); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// newIdleRig returns a rig no client has reached yet.
+func newIdleRig(t *testing.T) *rig {
 	t.Helper()
 	r := &rig{conn: domaintest.NewConnector(), clock: domaintest.NewClock(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC))}
 	r.fleet = domain.NewFleet(domain.FleetOptions{SupervisorOptions: domain.SupervisorOptions{
@@ -50,9 +63,6 @@ func newRig(t *testing.T) *rig {
 	inv := domain.NewInvocations(domain.InvocationsOptions{Caller: r.fleet, Catalog: r.fleet, Store: domaintest.NewInvocationStore()})
 	r.g = New(Options{Fleet: r.fleet, Invocations: inv, Clock: r.clock})
 	r.l = &listener{ch: make(chan mcp.JSONRPCNotification, 64)}
-	if err := r.g.agg.mcp.RegisterSession(t.Context(), r.l); err != nil {
-		t.Fatal(err)
-	}
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
