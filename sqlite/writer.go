@@ -24,7 +24,7 @@ const linger = 20 * time.Millisecond
 // the commit in progress and its own. A write nobody waits for waits in
 // the queue for a write of the same invocation that somebody does (its
 // final state supersedes it), for a read that needs it (flush), or for
-// linger, whichever comes first.
+// linger, whichever comes first; a final state leaves with any batch.
 type writer struct {
 	db   *sql.DB
 	ckpt *checkpointer // wanted every checkpointEvery statements; may be nil
@@ -191,22 +191,26 @@ func (w *writer) loop() {
 // take removes the next batch from the queue: every write somebody waits
 // for, the lazy writes of the same invocations (which they supersede),
 // and the lazy writes that have lingered long enough; everything when
-// closing or flushing. Younger lazy writes stay queued, so that the
+// closing or flushing. The final states queued meanwhile (which nothing
+// will supersede) and the writes of their invocations go with any batch,
+// so that calls one after another share a commit every linger rather
+// than each paying for its own once the first has lingered.
+// Younger lazy writes of calls still running stay queued, so that the
 // final state of a short call replaces its pending and running states
 // instead of following them to disk. w.mu must be held.
 func (w *writer) take() []*write {
 	all := w.closed
-	waited := map[string]bool{}
+	taken := map[string]bool{}
 	for _, wr := range w.queue {
 		all = all || wr.barrier
-		if !wr.lazy && wr.inv != nil {
-			waited[wr.key] = true
+		if wr.inv != nil && (!wr.lazy || wr.audit != nil) {
+			taken[wr.key] = true
 		}
 	}
 	now := time.Now()
 	var batch, kept []*write
 	for _, wr := range w.queue {
-		if all || !wr.lazy || waited[wr.key] || now.Sub(wr.at) >= linger {
+		if all || !wr.lazy || taken[wr.key] || now.Sub(wr.at) >= linger {
 			batch = append(batch, wr)
 		} else {
 			kept = append(kept, wr)
