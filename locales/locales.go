@@ -11,6 +11,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 	"github.com/nicksnyder/go-i18n/v2/i18n"
@@ -34,8 +35,8 @@ type Catalog struct {
 	memos   []*memo // one per Supported language, in its order
 }
 
-// Load parses the embedded message files.
-func Load() (*Catalog, error) {
+// parsedBundle parses the embedded message files, once.
+var parsedBundle = sync.OnceValues(func() (*i18n.Bundle, error) {
 	b := i18n.NewBundle(language.English)
 	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
 	names, err := fs.Glob(files, "*.toml")
@@ -50,6 +51,19 @@ func Load() (*Catalog, error) {
 		if _, err := b.ParseMessageFileBytes(data, n); err != nil {
 			return nil, fmt.Errorf("parse %s: %w", n, err)
 		}
+	}
+	return b, nil
+})
+
+// Load returns a catalogue of the embedded message files. The files are
+// parsed once per process and the bundle shared, since nothing changes it
+// after parsing: each parse holds megabytes of messages and templates, and
+// the English fallback of FromContext and the server's catalogue used to
+// hold one each. Each catalogue has memos of its own.
+func Load() (*Catalog, error) {
+	b, err := parsedBundle()
+	if err != nil {
+		return nil, err
 	}
 	memos := make([]*memo, len(Supported))
 	for i := range memos {
@@ -130,16 +144,18 @@ func FromContext(ctx context.Context) *Localizer {
 	if l, ok := ctx.Value(ctxKey{}).(*Localizer); ok {
 		return l
 	}
-	return english
+	return english()
 }
 
-var english = func() *Localizer {
+// english is made on first use, so that a process that never needs it
+// (or needs its own catalogue first) parses nothing at start.
+var english = sync.OnceValue(func() *Localizer {
 	c, err := Load()
 	if err != nil {
 		panic(err) // the embedded files are checked by tests
 	}
 	return c.Localizer("en")
-}()
+})
 
 // T translates id in the request's language.
 func T(ctx context.Context, id string, data map[string]any) string {

@@ -1,6 +1,7 @@
 package mcpclient
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -93,7 +94,7 @@ func convertTool(t mcp.Tool, obj json.RawMessage) (domain.Tool, error) {
 			return domain.Tool{}, fmt.Errorf("tool %s: %w", t.Name, err)
 		}
 	}
-	input := []byte(rt.InputSchema)
+	input := within(obj, rt.InputSchema)
 	if input == nil {
 		input = []byte(t.RawInputSchema)
 	}
@@ -103,7 +104,7 @@ func convertTool(t mcp.Tool, obj json.RawMessage) (domain.Tool, error) {
 			return domain.Tool{}, fmt.Errorf("tool %s: input schema: %w", t.Name, err)
 		}
 	}
-	output := []byte(rt.OutputSchema)
+	output := within(obj, rt.OutputSchema)
 	if output == nil {
 		output = []byte(t.RawOutputSchema)
 	}
@@ -141,6 +142,24 @@ func convertTool(t mcp.Tool, obj json.RawMessage) (domain.Tool, error) {
 		TaskSupport: support,
 		Raw:         []byte(obj),
 	}, nil
+}
+
+// within returns part, a value json.Unmarshal copied out of obj, as the
+// same bytes inside obj instead, so that a tool's schemas share the memory
+// of the object kept as its Raw rather than holding a second copy: with
+// 200 servers listed, the copies were megabytes of the process's heap. The
+// result's capacity ends with it, so an append cannot write into obj. A
+// part not found in obj (never the case for bytes taken from it) is
+// returned as it is.
+func within(obj, part []byte) []byte {
+	if len(part) == 0 {
+		return part
+	}
+	i := bytes.Index(obj, part)
+	if i < 0 {
+		return part
+	}
+	return obj[i : i+len(part) : i+len(part)]
 }
 
 func iconURLs(icons []mcp.Icon) []string {

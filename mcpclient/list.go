@@ -32,7 +32,13 @@ func (s *session) List(ctx context.Context, kind domain.ListKind) (domain.Capabi
 	case domain.ListTools:
 		var res *mcp.ListToolsResult
 		if res, err = s.client.ListTools(rctx, mcp.ListToolsRequest{}); err == nil {
-			caps.Tools, err = convertTools(res.Tools, rawTools(pages.all()))
+			tools := res.Tools
+			if s.stubsToolPages() {
+				tools, err = toolsFromPages(pages.all())
+			}
+			if err == nil {
+				caps.Tools, err = convertTools(tools, rawTools(pages.all()))
+			}
 		}
 	case domain.ListResources:
 		var res *mcp.ListResourcesResult

@@ -1,7 +1,6 @@
 package mcpclient
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -34,7 +33,12 @@ func (c *Connector) connectStdio(ctx context.Context, cfg domain.ServerConfig, s
 	s := newSession(c.opts.Log.With("server", cfg.Name), c.opts.KillGrace)
 	s.onMessage = c.messageSink(cfg.Name)
 	s.proc = p
-	s.work.Go(s.watchProcess)
+	p.stdoutEnded = s.stdoutEnded
+	s.work.Add(1)
+	p.watch(func() {
+		defer s.work.Done()
+		s.afterExit()
+	})
 	s.log.Debug("stdio server started", "pid", p.pid)
 
 	tooLarge := &tooLargeError{limit: c.opts.MaxMessageBytes, what: "a message", detail: " (no line end)",
@@ -101,12 +105,15 @@ type process struct {
 	stdout *os.File // our end of the server's stdout
 	stderr *os.File // our end of the server's stderr
 
+	cmd    *exec.Cmd
 	exited chan struct{}    // closed once Wait has returned
 	state  *os.ProcessState // set before exited is closed
 
 	outOnce sync.Once
-	outEOF  chan struct{} // closed when reading the server's stdout fails
-	errEOF  chan struct{} // closed when the stderr copy has ended
+	// stdoutEnded runs once, when reading the server's stdout fails; set
+	// before anything reads it.
+	stdoutEnded func()
+	errEOF      chan struct{} // closed when the stderr copy has ended
 }
 
 // startProcess runs cfg's command with plain os pipes rather than
@@ -146,16 +153,25 @@ func startProcess(cfg domain.ServerConfig, stderr io.Writer) (*process, error) {
 	p := &process{
 		pid:   cmd.Process.Pid,
 		stdin: inW, stdout: outR, stderr: errR,
-		exited: make(chan struct{}), outEOF: make(chan struct{}), errEOF: make(chan struct{}),
+		cmd:    cmd,
+		exited: make(chan struct{}), errEOF: make(chan struct{}),
 	}
-	go func() {
-		awaitExit(p.pid) // without a thread, so Wait below returns at once
-		_ = cmd.Wait()   // the exit status is in ProcessState
-		p.state = cmd.ProcessState
-		close(p.exited)
-	}()
 	go copyLines(stderr, errR, p.errEOF)
 	return p, nil
+}
+
+// watch waits for the server to exit on a goroutine of its own and then
+// runs after on it, so that a running server costs one waiting goroutine
+// rather than one for the exit and another to act on it. It is called
+// once, right after startProcess.
+func (p *process) watch(after func()) {
+	go func() {
+		awaitExit(p.pid) // without a thread, so Wait below returns at once
+		_ = p.cmd.Wait() // the exit status is in ProcessState
+		p.state = p.cmd.ProcessState
+		close(p.exited)
+		after()
+	}()
 }
 
 func closeFiles(fs ...*os.File) {
@@ -175,33 +191,13 @@ func envList(env map[string]string) []string {
 	return list
 }
 
-// copyLines copies src to dst one line per Write and ends an unterminated
-// last line, so that a line-splitting writer keeps it.
-func copyLines(dst io.Writer, src io.Reader, done chan<- struct{}) {
-	defer close(done)
-	r := bufio.NewReaderSize(src, 4096)
-	for {
-		line, err := r.ReadSlice('\n')
-		if len(line) > 0 {
-			_, _ = dst.Write(line)
-		}
-		switch {
-		case err == nil, errors.Is(err, bufio.ErrBufferFull):
-			continue
-		case len(line) > 0:
-			_, _ = dst.Write([]byte{'\n'})
-		}
-		return
-	}
-}
-
 // outputReader reads the server's stdout for mcp-go and notes when it ends.
 type outputReader struct{ p *process }
 
 func (o outputReader) Read(b []byte) (int, error) {
 	n, err := o.p.stdout.Read(b)
-	if err != nil {
-		o.p.outOnce.Do(func() { close(o.p.outEOF) })
+	if err != nil && o.p.stdoutEnded != nil {
+		o.p.outOnce.Do(o.p.stdoutEnded)
 	}
 	return n, err
 }
@@ -221,23 +217,25 @@ func (s *session) overflowed(err error) {
 	}
 }
 
-// watchProcess ends the session when the server exits, with its exit code,
-// and then clears out whatever the server left running in its group.
-func (s *session) watchProcess() {
+// stdoutEnded gives a server whose stdout closed the grace period to exit,
+// and ends the session if it is still running then: it can no longer
+// answer. Close kills it, and afterExit follows as for any exit. A timer
+// rather than a waiting goroutine keeps an idle server's cost down.
+func (s *session) stdoutEnded() {
 	p := s.proc
-	select {
-	case <-p.exited:
-	case <-p.outEOF:
-		t := time.NewTimer(s.grace)
-		select {
-		case <-p.exited:
-		case <-t.C:
+	time.AfterFunc(s.grace, func() {
+		if !p.hasExited() {
 			s.fail(&domain.ConnError{Category: domain.CategoryProtocol,
 				Err: errors.New("server closed its stdout but kept running")})
-			<-p.exited // Close kills it
 		}
-		t.Stop()
-	}
+	})
+}
+
+// afterExit runs once the server has exited: it ends the session with
+// the exit code, and clears out whatever the server left running in its
+// group.
+func (s *session) afterExit() {
+	p := s.proc
 	var sweep sync.WaitGroup
 	sweep.Go(func() { p.sweep(s.grace) })
 	t := time.NewTimer(stderrWait)

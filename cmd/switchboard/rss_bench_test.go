@@ -18,14 +18,24 @@ import (
 // a team's whole catalogue on one machine.
 const rssBenchServers = 200
 
+// rssSettle is how long the benchmark lets the process settle after the
+// last handshake before reading its resident memory: the quiet time after
+// which the startup burst is handed back, and as long again for the
+// release itself on a loaded machine.
+const rssSettle = 2*startupQuiet + time.Second
+
 // BenchmarkStdioServersRSS runs the built switchboard as a child process
 // with 200 demo servers (each its own stdio child) and reports rss-MB, the
 // resident memory of the switchboard process alone, read from
-// /proc/<pid>/status (VmRSS) once all 200 are connected. The servers are
-// separate processes, so their memory is not counted. Setup happens once;
-// each loop re-reads VmRSS and the last reading is reported (1 MB =
-// 1,000,000 bytes), beside peak-rss-MB, the process's high-water mark
-// (VmHWM), which the burst of 200 handshakes sets.
+// /proc/<pid>/status (VmRSS) once all 200 are connected and the process
+// has had rssSettle to settle after the burst of handshakes (see
+// startupMemory): the row is about a connected, idle fleet. The servers
+// are separate processes, so their memory is not counted. Setup happens
+// once; each loop re-reads VmRSS and the last reading is reported (1 MB =
+// 1,000,000 bytes), beside connect-rss-MB, the reading at the moment the
+// last server connected, peak-rss-MB, the process's high-water mark
+// (VmHWM), which the burst sets, and connect-s, the seconds from start
+// until all were connected.
 func BenchmarkStdioServersRSS(b *testing.B) {
 	if runtime.GOOS != "linux" {
 		b.Skip("reads /proc/<pid>/status")
@@ -64,14 +74,19 @@ func BenchmarkStdioServersRSS(b *testing.B) {
 		}
 		return len(connected) == n
 	})
-	b.Logf("%d stdio servers connected %v after start", n, time.Since(start).Round(time.Millisecond))
+	connectedIn := time.Since(start)
+	atConnect, _ := residentBytes(b, sb.cmd.Process.Pid)
+	b.Logf("%d stdio servers connected %v after start", n, connectedIn.Round(time.Millisecond))
+	time.Sleep(rssSettle)
 
 	var rss, peak uint64
 	for b.Loop() {
 		rss, peak = residentBytes(b, sb.cmd.Process.Pid)
 	}
 	b.ReportMetric(float64(rss)/1e6, "rss-MB")
+	b.ReportMetric(float64(atConnect)/1e6, "connect-rss-MB")
 	b.ReportMetric(float64(peak)/1e6, "peak-rss-MB")
+	b.ReportMetric(connectedIn.Seconds(), "connect-s")
 }
 
 // residentBytes reads a process's own resident set now (VmRSS) and at its

@@ -176,6 +176,7 @@ func serve(ctx context.Context, cfg serveConfig, getenv func(string) string, std
 	} else if err := fleet.Attach(ctx, src.servers); err != nil {
 		return fmt.Errorf("attach servers: %w", err)
 	}
+	go startupMemory{Hub: fleet.Hub(), Clock: domain.SystemClock{}, Quiet: startupQuiet}.run(ctx)
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		_ = fleet.Close(context.WithoutCancel(ctx))
