@@ -97,6 +97,9 @@ type Invocation struct {
 	Result     json.RawMessage
 	Truncated  bool
 	ResultSize int64
+	// ResultPreviewed is set on a finished call the feed carries with only
+	// what a card shows of its result (Preview); the whole is in the store.
+	ResultPreviewed bool
 	// OutputViolations are how the result's structuredContent broke the
 	// tool's outputSchema, found once when the result arrived: at most
 	// MaxOutputViolations, and one more when there were more.
@@ -143,6 +146,10 @@ type InvocationFilter struct {
 	StartedFrom   time.Time
 	StartedBefore time.Time
 	Limit         int
+	// Preview lists a result larger than a card shows as what a card
+	// shows of it (Invocation.Preview), for pages, which list up to a
+	// hundred calls whose results may each be megabytes.
+	Preview bool
 }
 
 // InvocationStore persists invocations per scope. A lookup in another

@@ -33,6 +33,7 @@ func (s *Invocations) StartWhole(ctx context.Context, req CallRequest) (Invocati
 		return Invocation{}, nil, err
 	}
 	return inv, func(ctx context.Context) (Invocation, json.RawMessage, error) {
+		c.runHere(ctx)
 		inv, err := s.awaitCall(ctx, c)
 		if err != nil || !inv.Status.Final() {
 			return inv, inv.Result, err

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -32,6 +33,8 @@ type call struct {
 	cancel    context.CancelFunc
 	cancelled bool
 	decided   bool
+
+	claimed atomic.Bool // run has begun, on some goroutine (see runOnce)
 }
 
 func (c *call) snapshot() Invocation {
@@ -255,7 +258,7 @@ func (c *call) record(ctx context.Context, inv Invocation, to InvocationStatus) 
 			s.opts.Log.Error("save invocation", "invocation", inv.ID, "error", err)
 		})
 	}
-	s.opts.Feed.offer(inv)
+	s.opts.Feed.offer(inv.Preview())
 	if err := committed(ctx); err != nil {
 		s.opts.Log.Error("save invocation", "invocation", inv.ID, "error", err)
 	}

@@ -111,7 +111,7 @@ func (s *Invocations) start(ctx context.Context, req CallRequest, inherited []st
 		return Invocation{}, nil, err
 	}
 	pending := c.snapshot()
-	go c.run()
+	go c.runOnce()
 	return pending, c, nil
 }
 

@@ -96,7 +96,7 @@ func (a *eventsAPI) loop(ctx context.Context, c echo.Context, sub *domain.Subscr
 			}
 		}
 		for _, inv := range invs {
-			if buf, err = appendInvocationEvent(buf, inv); err != nil {
+			if buf, err = appendInvocationEvent(buf, a.invocations.whole(ctx, inv)); err != nil {
 				return err
 			}
 		}

@@ -40,6 +40,22 @@ func appendInvocationEvent(buf []byte, inv domain.Invocation) ([]byte, error) {
 	return appendJSONEvent(buf, invocationEvent, inv.Version, InvocationJSON(inv))
 }
 
+// whole returns inv with its whole result when the feed carried only a
+// card's preview of it: an API client reads the result from the stream,
+// so it is read from the store for those streams only, not for every page.
+// Should the read fail, the preview is sent, as the stored call may be
+// gone (pruned) by now.
+func (f *invocationFeed) whole(ctx context.Context, inv domain.Invocation) domain.Invocation {
+	if f == nil || !inv.ResultPreviewed {
+		return inv
+	}
+	stored, err := f.svc.Get(ctx, f.scope, inv.ID)
+	if err != nil || stored.Version < inv.Version {
+		return inv
+	}
+	return stored
+}
+
 // pageCards keeps one page's calls current: the rows its list holds (by
 // version), so a change replaces a row it has and inserts one it lacks
 // that matches the page's filters, and the cards open drawers hold.
@@ -87,7 +103,7 @@ func (p *pageCards) appendFull(ctx context.Context, out, html *bytes.Buffer) err
 	if p.filter != (views.CallsFilter{}) {
 		// Drawers list a server's newest calls whatever the page's
 		// filters, so they learn the newest calls apart.
-		all, err := p.feed.svc.List(ctx, p.feed.scope, domain.InvocationFilter{Limit: views.CallsLimit})
+		all, err := p.feed.svc.List(ctx, p.feed.scope, domain.InvocationFilter{Limit: views.CallsLimit, Preview: true})
 		if err != nil {
 			return err
 		}

@@ -142,7 +142,7 @@ func (u *invocationUI) stop(c echo.Context) error {
 // history renders a server's recent calls for its drawer. The page's
 // own list of calls is the Calls section (calls_ui.go).
 func (u *invocationUI) history(c echo.Context) error {
-	f := domain.InvocationFilter{ServerName: c.QueryParam("server"), Limit: views.DrawerFeedLimit}
+	f := domain.InvocationFilter{ServerName: c.QueryParam("server"), Limit: views.DrawerFeedLimit, Preview: true}
 	invs, err := u.svc.List(c.Request().Context(), u.scope, f)
 	if err != nil {
 		return err

@@ -19,19 +19,49 @@ import (
 // and encoding it again would cost a second copy of a large result.
 // Requests the server sends while the call runs go to the Asker ctx
 // carries (see serverAsks).
+//
+// A stdio session sends the call past mcp-go (see directCalls) unless the
+// 2026-07-28 _meta is not known yet; a 2026-07-28 server that answers
+// input_required gets the call again through mcp-go, which answers the
+// server's requests and sends it once more with the answers.
 func (s *session) CallTool(ctx context.Context, tool string, args json.RawMessage, progress func(domain.Progress)) (json.RawMessage, error) {
+	tr, isDirect := s.direct()
+	var body json.RawMessage
+	var err error
+	if isDirect {
+		body, err = directArgs(args)
+		if err != nil {
+			return nil, fmt.Errorf("call %s: %w", tool, err)
+		}
+	}
+	ctx, done := s.running.start(ctx)
+	defer done()
+	var token string
+	if progress != nil {
+		var closeRoute func()
+		token, closeRoute = s.calls.open(progress)
+		defer closeRoute()
+	}
+	op := "call " + tool
+	if isDirect {
+		modern := mcp.IsModernProtocol(s.version)
+		if meta, ok := tr.direct.params(token, modern); ok {
+			res, err := s.sendRaw(ctx, op, func(ctx context.Context) error {
+				return callDirect(ctx, tr, tool, body, meta)
+			})
+			if err != nil || !modern || !inputRequired(res) {
+				return res, err
+			}
+		}
+	}
 	req, err := callRequest(tool, args)
 	if err != nil {
 		return nil, err
 	}
-	ctx, done := s.running.start(ctx)
-	defer done()
-	if progress != nil {
-		token, closeRoute := s.calls.open(progress)
-		defer closeRoute()
+	if token != "" {
 		req.Params.Meta = &mcp.Meta{ProgressToken: token}
 	}
-	res, err := s.sendRaw(ctx, "call "+tool, func(ctx context.Context) error {
+	res, err := s.sendRaw(ctx, op, func(ctx context.Context) error {
 		_, err := s.client.CallTool(ctx, req)
 		return err
 	})

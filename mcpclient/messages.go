@@ -37,6 +37,7 @@ func (s *session) SetLogLevel(ctx context.Context, level string) error {
 	if err := s.client.SetLevel(withExchange(ctx, ex), req); err != nil {
 		return s.requestError(ctx, ex, fmt.Errorf("logging/setLevel: %w", err))
 	}
+	s.forgetCallMeta() // on 2026-07-28 the level travels in each call's _meta
 	return nil
 }
 

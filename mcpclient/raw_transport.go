@@ -77,6 +77,8 @@ type (
 		discover *discoverOutcome
 		// large holds the results kept out of mcp-go (see divertAbove).
 		large *largeResults
+		// direct sends tools/call past mcp-go (see directCalls).
+		direct *directCalls
 	}
 	rawStreamableHTTP struct {
 		*transport.StreamableHTTP
@@ -119,6 +121,7 @@ func (t rawStreamableHTTP) SetProtocolVersion(version string) {
 }
 
 func (t rawStdio) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	t.direct.learn(req)
 	resp, whole, err := t.large.sendRequest(req, func() (*transport.JSONRPCResponse, error) {
 		return t.Stdio.SendRequest(ctx, req)
 	})
@@ -129,7 +132,7 @@ func (t rawStdio) SendRequest(ctx context.Context, req transport.JSONRPCRequest)
 	} else {
 		keepRaw(ctx, resp, err)
 	}
-	return resp, err
+	return toolsPageStub(req, resp), err
 }
 
 func (t rawStreamableHTTP) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
@@ -158,7 +161,7 @@ func (t rawSSE) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (
 func rawTransport(tr transport.Interface, s *session) transport.Interface {
 	switch t := tr.(type) {
 	case *transport.Stdio:
-		return rawStdio{t, s.asks, &s.discover, &s.large}
+		return rawStdio{t, s.asks, &s.discover, &s.large, &directCalls{}}
 	case *transport.StreamableHTTP:
 		return rawStreamableHTTP{t, s.asks, s.answers, &resender{}}
 	case *transport.SSE:

@@ -21,7 +21,8 @@ const (
 // skip or repeat a row. f.Before continues after the invocation with that
 // id; an id the scope does not have is ErrInvocationNotFound. A limit of
 // zero or less is DefaultInvocationLimit; more than MaxInvocationLimit is
-// cut to it.
+// cut to it. With f.Preview, a result larger than a card shows is read as
+// its stored preview and the invocation says so (ResultPreviewed).
 func (s *InvocationStore) Invocations(ctx context.Context, scope domain.Scope, f domain.InvocationFilter) ([]domain.Invocation, error) {
 	if err := s.db.writer.flush(ctx); err != nil {
 		return nil, fmt.Errorf("list invocations in %s: %w", scopeName(scope), err)
@@ -44,7 +45,11 @@ func (s *InvocationStore) Invocations(ctx context.Context, scope domain.Scope, f
 		limit = DefaultInvocationLimit
 	}
 	limit = min(limit, MaxInvocationLimit)
-	rows, err := s.db.read.QueryContext(ctx, `SELECT `+invocationColumns+` FROM invocations
+	columns := invocationColumns + `, 0`
+	if f.Preview {
+		columns = previewColumns
+	}
+	rows, err := s.db.read.QueryContext(ctx, `SELECT `+columns+` FROM invocations
 		WHERE `+strings.Join(where, " AND ")+`
 		ORDER BY started_at DESC, id DESC LIMIT ?`, append(args, limit)...)
 	if err != nil {
@@ -53,10 +58,12 @@ func (s *InvocationStore) Invocations(ctx context.Context, scope domain.Scope, f
 	defer rows.Close()
 	var out []domain.Invocation
 	for rows.Next() {
-		inv, err := scanInvocation(rows)
+		var previewed bool
+		inv, err := scanInvocation(rows, &previewed)
 		if err != nil {
 			return nil, fmt.Errorf("list invocations in %s: %w", scopeName(scope), err)
 		}
+		inv.ResultPreviewed = previewed
 		out = append(out, inv)
 	}
 	if err := rows.Err(); err != nil {
@@ -64,6 +71,11 @@ func (s *InvocationStore) Invocations(ctx context.Context, scope domain.Scope, f
 	}
 	return out, nil
 }
+
+// previewColumns is invocationColumns with the result read as its preview
+// where one is stored, and whether it was.
+var previewColumns = strings.Replace(invocationColumns, " result,", " coalesce(result_preview, result),", 1) +
+	", result_preview IS NOT NULL"
 
 // filterWhere turns f's fields but Before and Limit into SQL conditions on
 // invocations and their arguments. StartedFrom and StartedBefore are

@@ -71,12 +71,9 @@ func (s *InvocationStore) QueueInvocation(inv domain.Invocation, failed func(err
 			failed(fmt.Errorf("save invocation %s in %s: %w", inv.ID, scopeName(inv.Scope), err))
 		}
 	}
-	args, err := invocationArgs(inv, s.db.owner)
-	if err != nil {
-		report(err)
-		return
-	}
-	s.db.writer.submit(&write{key: invocationKey(inv), version: inv.Version, inv: args, lazy: true, done: report})
+	// Encoded by the writer, and only if nothing supersedes it first.
+	s.db.writer.submit(&write{key: invocationKey(inv), version: inv.Version, state: &inv, owner: s.db.owner,
+		lazy: true, done: report})
 }
 
 // FinishInvocation saves a call's final state and appends its audit row in
@@ -143,8 +140,8 @@ func invocationKey(inv domain.Invocation) string {
 
 // upsertInvocation is SaveInvocation's statement; its arguments come from
 // invocationArgs.
-const upsertInvocation = `INSERT INTO invocations (` + invocationColumns + `, owner)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+const upsertInvocation = `INSERT INTO invocations (` + invocationColumns + `, owner, result_preview)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (user, workspace, id) DO UPDATE SET
 			conversation_id = excluded.conversation_id,
 			message_id = excluded.message_id,
@@ -155,6 +152,7 @@ const upsertInvocation = `INSERT INTO invocations (` + invocationColumns + `, ow
 			status = excluded.status,
 			progress = excluded.progress,
 			result = excluded.result,
+			result_preview = excluded.result_preview,
 			truncated = excluded.truncated,
 			result_size = excluded.result_size,
 			error = excluded.error,
@@ -172,7 +170,9 @@ const upsertInvocation = `INSERT INTO invocations (` + invocationColumns + `, ow
 		WHERE excluded.version >= invocations.version`
 
 // invocationArgs returns upsertInvocation's arguments for inv, owned by
-// owner.
+// owner. A result larger than a card shows is stored with its preview
+// beside it (domain.ResultPreview), made once here so that every page
+// listing the call reads the preview instead.
 func invocationArgs(inv domain.Invocation, owner string) ([]any, error) {
 	if inv.Version > math.MaxInt64 {
 		return nil, fmt.Errorf("save invocation %s: version %d out of range", inv.ID, inv.Version)
@@ -181,7 +181,7 @@ func invocationArgs(inv domain.Invocation, owner string) ([]any, error) {
 	if args == "" {
 		args = "{}"
 	}
-	var progress, result, endedAt any // NULL unless set
+	var progress, result, preview, endedAt any // NULL unless set
 	if p := inv.Progress; p != nil {
 		b, err := json.Marshal(progressJSON{Progress: p.Progress, Total: p.Total, Message: p.Message})
 		if err != nil {
@@ -191,6 +191,9 @@ func invocationArgs(inv domain.Invocation, owner string) ([]any, error) {
 	}
 	if inv.Result != nil {
 		result = []byte(inv.Result)
+		if p, ok := domain.ResultPreview(inv.Result); ok {
+			preview = []byte(p)
+		}
 	}
 	if !inv.EndedAt.IsZero() {
 		endedAt = inv.EndedAt.UnixMilli()
@@ -206,7 +209,7 @@ func invocationArgs(inv domain.Invocation, owner string) ([]any, error) {
 	return []any{inv.Scope.User, inv.Scope.Workspace, inv.ID, inv.Key.ConversationID, inv.Key.MessageID, inv.Key.ToolCallID,
 		inv.ServerName, inv.Tool, args, string(inv.Status), progress, result, inv.Truncated, inv.ResultSize,
 		inv.Error, inv.ErrorCode, inv.RetryOf, inv.StartedAt.UnixMilli(), endedAt, int64(inv.Version), details,
-		source, inv.Client.Name, inv.Client.Version, inv.Client.Token, owner}, nil
+		source, inv.Client.Name, inv.Client.Version, inv.Client.Token, owner, preview}, nil
 }
 
 // callKeyError marks a unique violation of the upsert as a taken call
@@ -243,7 +246,9 @@ type scanner interface {
 	Scan(dest ...any) error
 }
 
-func scanInvocation(r scanner) (domain.Invocation, error) {
+// scanInvocation reads a row of invocationColumns; extra are destinations
+// for columns a query selects after those.
+func scanInvocation(r scanner, extra ...any) (domain.Invocation, error) {
 	var (
 		inv          domain.Invocation
 		args, status string
@@ -254,10 +259,10 @@ func scanInvocation(r scanner) (domain.Invocation, error) {
 		version      int64
 		details      sql.NullString
 	)
-	err := r.Scan(&inv.Scope.User, &inv.Scope.Workspace, &inv.ID, &inv.Key.ConversationID, &inv.Key.MessageID,
+	err := r.Scan(append([]any{&inv.Scope.User, &inv.Scope.Workspace, &inv.ID, &inv.Key.ConversationID, &inv.Key.MessageID,
 		&inv.Key.ToolCallID, &inv.ServerName, &inv.Tool, &args, &status, &progress, &result, &inv.Truncated,
 		&inv.ResultSize, &inv.Error, &inv.ErrorCode, &inv.RetryOf, &startedMs, &endedMs, &version, &details,
-		&inv.Source, &inv.Client.Name, &inv.Client.Version, &inv.Client.Token)
+		&inv.Source, &inv.Client.Name, &inv.Client.Version, &inv.Client.Token}, extra...)...)
 	if err != nil {
 		return domain.Invocation{}, err
 	}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"sync"
 	"time"
+
+	"github.com/switchboard-mcp/switchboard/domain"
 )
 
 // errWriterClosed is the outcome of a write handed in after Close.
@@ -56,11 +58,33 @@ type write struct {
 	barrier bool      // flush's: everything queued before it goes in its batch
 	at      time.Time // when it was queued
 	inv     []any     // arguments of upsertInvocation, or nil
-	audit   []any     // arguments of insertAuditRow, or nil
-	seg     *segment  // the journal segment holding the write, or nil
+	// state is an invocation row not encoded yet (QueueInvocation's):
+	// the loop encodes it into inv only when no newer version of the row
+	// in its batch supersedes it, as the final state of a short call
+	// supersedes its pending and running ones.
+	state *domain.Invocation
+	owner string   // the row's owner, for state
+	audit []any    // arguments of insertAuditRow, or nil
+	seg   *segment // the journal segment holding the write, or nil
 	// done receives the outcome once the batch is committed or failed;
 	// it is called from the loop and must not block.
 	done func(error)
+}
+
+// hasRow reports whether wr writes an invocation row.
+func (wr *write) hasRow() bool { return wr.inv != nil || wr.state != nil }
+
+// row returns upsertInvocation's arguments, encoding state the first time.
+// Only the loop calls it.
+func (wr *write) row() ([]any, error) {
+	if wr.inv == nil && wr.state != nil {
+		args, err := invocationArgs(*wr.state, wr.owner)
+		if err != nil {
+			return nil, err
+		}
+		wr.inv, wr.state = args, nil
+	}
+	return wr.inv, nil
 }
 
 func newWriter(db *sql.DB, ckpt *checkpointer, jrnl *journal) *writer {
@@ -203,7 +227,7 @@ func (w *writer) take() []*write {
 	taken := map[string]bool{}
 	for _, wr := range w.queue {
 		all = all || wr.barrier
-		if wr.inv != nil && (!wr.lazy || wr.audit != nil) {
+		if wr.hasRow() && (!wr.lazy || wr.audit != nil) {
 			taken[wr.key] = true
 		}
 	}
@@ -235,7 +259,7 @@ func (w *writer) take() []*write {
 func (w *writer) run(batch []*write) {
 	newest := make(map[string]int, len(batch))
 	for i, wr := range batch {
-		if wr.inv == nil {
+		if !wr.hasRow() {
 			continue
 		}
 		if j, ok := newest[wr.key]; !ok || batch[j].version <= wr.version {
@@ -251,7 +275,7 @@ func (w *writer) run(batch []*write) {
 		e := err
 		if e == nil {
 			e = errs[i]
-			if wr.inv != nil && e == nil {
+			if wr.hasRow() && e == nil {
 				e = errs[newest[wr.key]]
 			}
 		}

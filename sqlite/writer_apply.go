@@ -23,7 +23,7 @@ func (w *writer) apply(batch []*write, newest map[string]int, errs []error) erro
 	ctx := context.Background()
 	empty := true
 	for _, wr := range batch {
-		if wr.inv != nil || wr.audit != nil {
+		if wr.hasRow() || wr.audit != nil {
 			empty = false
 			break
 		}
@@ -41,11 +41,18 @@ func (w *writer) apply(batch []*write, newest map[string]int, errs []error) erro
 	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
 	upsert, audit := tx.StmtContext(ctx, w.upsert), tx.StmtContext(ctx, w.audit)
 	for i, wr := range batch {
-		inv := wr.inv
-		if inv != nil && newest[wr.key] != i {
-			inv = nil // a newer version of the row follows in this batch
+		if errs[i] != nil {
+			continue
 		}
-		if (inv == nil && wr.audit == nil) || errs[i] != nil {
+		var inv []any
+		if wr.hasRow() && newest[wr.key] == i { // else a newer version of the row follows in this batch
+			var err error
+			if inv, err = wr.row(); err != nil {
+				errs[i] = err
+				continue
+			}
+		}
+		if inv == nil && wr.audit == nil {
 			continue
 		}
 		if wr.audit != nil {

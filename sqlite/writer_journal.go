@@ -65,19 +65,10 @@ func newJournal(dir, owner string) *journal { return &journal{dir: dir, owner: o
 // append writes one entry in a single write and returns the segment that
 // holds it, for release once it is committed.
 func (j *journal) append(user, workspace, id string, version int64, inv, audit []any) (*segment, error) {
-	e := journalEntry{User: user, Workspace: workspace, ID: id, Version: version}
-	var err error
-	if e.Inv, err = encodeArgs(inv); err != nil {
-		return nil, err
-	}
-	if e.Audit, err = encodeArgs(audit); err != nil {
-		return nil, err
-	}
-	line, err := json.Marshal(e)
+	line, err := encodeEntry(user, workspace, id, version, inv, audit)
 	if err != nil {
-		return nil, fmt.Errorf("journal: %w", err)
+		return nil, err
 	}
-	line = append(line, '\n')
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.closed {
@@ -181,30 +172,109 @@ func journalOwner(name string) (string, bool) {
 	return owner, true
 }
 
-// encodeArgs encodes statement arguments so that decodeArgs gives back
-// the same SQL types: text, integers, booleans, NULL and blobs (as an
+// encodeEntry is the line of a journalEntry, newline included, written
+// straight into one buffer: it is on the path of every call's answer, and
+// encoding the arguments one by one and then the entry around them would
+// copy and check every byte twice.
+func encodeEntry(user, workspace, id string, version int64, inv, audit []any) ([]byte, error) {
+	size := 64 + len(user) + len(workspace) + len(id)
+	for _, a := range inv {
+		size += argSize(a)
+	}
+	for _, a := range audit {
+		size += argSize(a)
+	}
+	b := make([]byte, 0, size)
+	b = append(b, `{"u":`...)
+	b = appendJSONString(b, user)
+	b = append(b, `,"w":`...)
+	b = appendJSONString(b, workspace)
+	b = append(b, `,"id":`...)
+	b = appendJSONString(b, id)
+	b = append(b, `,"v":`...)
+	b = strconv.AppendInt(b, version, 10)
+	var err error
+	b = append(b, `,"inv":`...)
+	if b, err = appendArgs(b, inv); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"audit":`...)
+	if b, err = appendArgs(b, audit); err != nil {
+		return nil, err
+	}
+	return append(b, '}', '\n'), nil
+}
+
+// argSize is about how many bytes appendArg writes for a, to size the
+// buffer once.
+func argSize(a any) int {
+	switch a := a.(type) {
+	case string:
+		return len(a) + 8
+	case []byte:
+		return base64.StdEncoding.EncodedLen(len(a)) + 12
+	}
+	return 24
+}
+
+// appendArgs appends args as a JSON array of appendArg's encodings.
+func appendArgs(b []byte, args []any) ([]byte, error) {
+	b = append(b, '[')
+	for i, a := range args {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = appendArg(b, i, a); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, ']'), nil
+}
+
+// appendArg encodes statement argument i so that decodeArgs gives back
+// the same SQL type: text, integers, booleans, NULL and blobs (as an
 // object holding base64, since JSON has no bytes).
+func appendArg(b []byte, i int, a any) ([]byte, error) {
+	switch a := a.(type) {
+	case nil:
+		return append(b, "null"...), nil
+	case string:
+		return appendJSONString(b, a), nil
+	case bool:
+		return strconv.AppendBool(b, a), nil
+	case int64:
+		return strconv.AppendInt(b, a, 10), nil
+	case []byte:
+		b = append(b, `{"b":"`...)
+		b = base64.StdEncoding.AppendEncode(b, a)
+		return append(b, '"', '}'), nil
+	}
+	return nil, fmt.Errorf("journal: argument %d: unexpected type %T", i, a)
+}
+
+// appendJSONString appends s as a JSON string. Printable ASCII without
+// quotes or backslashes, nearly every identifier and status, is copied as
+// it is; anything else is left to encoding/json.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			q, _ := json.Marshal(s) // a string always encodes
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// encodeArgs encodes each of args as appendArg does.
 func encodeArgs(args []any) ([]json.RawMessage, error) {
 	out := make([]json.RawMessage, len(args))
 	for i, a := range args {
-		var v any
-		switch a := a.(type) {
-		case nil:
-			out[i] = json.RawMessage("null")
-			continue
-		case string, bool:
-			v = a
-		case int64:
-			out[i] = strconv.AppendInt(nil, a, 10)
-			continue
-		case []byte:
-			v = map[string]string{"b": base64.StdEncoding.EncodeToString(a)}
-		default:
-			return nil, fmt.Errorf("journal: argument %d: unexpected type %T", i, a)
-		}
-		b, err := json.Marshal(v)
+		b, err := appendArg(nil, i, a)
 		if err != nil {
-			return nil, fmt.Errorf("journal: %w", err)
+			return nil, err
 		}
 		out[i] = b
 	}

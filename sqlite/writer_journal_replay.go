@@ -99,6 +99,10 @@ func replayEntry(ctx context.Context, tx *sql.Tx, e journalEntry) error {
 	}
 	inv, ierr := decodeArgs(e.Inv)
 	audit, aerr := decodeArgs(e.Audit)
+	if ierr == nil && len(inv) == strings.Count(upsertInvocation, "?")-1 {
+		// Written before result_preview: the row lists its result whole.
+		inv = append(inv, nil)
+	}
 	if ierr != nil || aerr != nil || len(inv) != strings.Count(upsertInvocation, "?") ||
 		len(audit) != strings.Count(insertAuditRow, "?") {
 		return fmt.Errorf("entry of invocation %s: not one this version writes", e.ID)

@@ -87,10 +87,11 @@ func parseMilli(s string) time.Time {
 	return time.UnixMilli(ms)
 }
 
-// Domain is f as the store's filter, newest limit first.
+// Domain is f as the store's filter, newest limit first, with large
+// results as what a card shows of them: pages only draw rows and cards.
 func (f CallsFilter) Domain(limit int) domain.InvocationFilter {
 	d := domain.InvocationFilter{ServerName: f.Server, Status: domain.InvocationStatus(f.Status),
-		StartedFrom: f.From, StartedBefore: f.To, Limit: limit}
+		StartedFrom: f.From, StartedBefore: f.To, Limit: limit, Preview: true}
 	if slices.Contains(CallSources, f.Source) {
 		d.Source = f.Source
 	} else {

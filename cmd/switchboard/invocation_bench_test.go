@@ -32,15 +32,27 @@ const concurrentCallers = 32
 // reports the p50 and p99 of single calls, one caller at a time and 32 at
 // once; ns/op is wall time per call, so under concurrency it is the
 // inverse of throughput.
+//
+// Both sides speak the same protocol revision, since each costs the
+// client differently (2026-07-28 puts the client's identity and
+// capabilities in every request): the unprefixed pairs the revision
+// Switchboard negotiates with the demo server by default, 2026-07-28, and
+// the handshake-era- pair the 2025-11-25 handshake both ask for.
 func BenchmarkToolCall(b *testing.B) {
-	direct := lazyCaller(setupDirect)
-	switchboard := lazyCaller(setupSwitchboard)
-	defer direct.close()
-	defer switchboard.close()
+	const modern, legacy = mcp.ProtocolVersion20260728, mcp.ProtocolVersion20251125
+	direct := lazyCaller(func() (benchCall, func(), error) { return setupDirect(modern) })
+	switchboard := lazyCaller(func() (benchCall, func(), error) { return setupSwitchboard(modern) })
+	directLegacy := lazyCaller(func() (benchCall, func(), error) { return setupDirect(legacy) })
+	switchboardLegacy := lazyCaller(func() (benchCall, func(), error) { return setupSwitchboard(legacy) })
+	for _, l := range []*lazy{direct, switchboard, directLegacy, switchboardLegacy} {
+		defer l.close()
+	}
 	b.Run("direct-mcp-go", func(b *testing.B) { measureCalls(b, 1, direct.get(b)) })
 	b.Run("switchboard", func(b *testing.B) { measureCalls(b, 1, switchboard.get(b)) })
 	b.Run("direct-mcp-go-32-concurrent", func(b *testing.B) { measureCalls(b, concurrentCallers, direct.get(b)) })
 	b.Run("switchboard-32-concurrent", func(b *testing.B) { measureCalls(b, concurrentCallers, switchboard.get(b)) })
+	b.Run("handshake-era-direct-mcp-go", func(b *testing.B) { measureCalls(b, 1, directLegacy.get(b)) })
+	b.Run("handshake-era-switchboard", func(b *testing.B) { measureCalls(b, 1, switchboardLegacy.get(b)) })
 }
 
 // benchCall makes one echo call and reports its failure.
@@ -128,18 +140,23 @@ func microseconds(d time.Duration) float64 { return float64(d) / float64(time.Mi
 
 var echoArgs = map[string]any{"message": "hello"}
 
-// setupDirect starts the demo server under a bare mcp-go client.
-func setupDirect() (benchCall, func(), error) {
+// setupDirect starts the demo server under a bare mcp-go client that
+// asks for version, as Switchboard's connection does.
+func setupDirect(version string) (benchCall, func(), error) {
 	c, err := client.NewStdioMCPClient(binary, nil, "demo-server")
 	if err != nil {
 		return nil, nil, err
 	}
 	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
+	init.Params.ProtocolVersion = version
 	init.Params.ClientInfo = mcp.Implementation{Name: "bench", Version: "1"}
 	if _, err := c.Initialize(context.Background(), init); err != nil {
 		c.Close()
 		return nil, nil, err
+	}
+	if got := c.ProtocolVersion(); got != version {
+		c.Close()
+		return nil, nil, fmt.Errorf("the direct client speaks %s, want %s", got, version)
 	}
 	call := func(ctx context.Context) error {
 		req := mcp.CallToolRequest{}
@@ -155,9 +172,10 @@ func setupDirect() (benchCall, func(), error) {
 }
 
 // setupSwitchboard supervises the demo server and calls it as the gateway
-// does for an AI client: CallWhole returns once the final state and its
-// audit row are committed. A dashboard page follows the feed meanwhile.
-func setupSwitchboard() (benchCall, func(), error) {
+// does for an AI client, asking for version: CallWhole returns once the
+// final state and its audit row are durable. A dashboard page follows the
+// feed meanwhile.
+func setupSwitchboard(version string) (benchCall, func(), error) {
 	ctx := context.Background()
 	dir, err := os.MkdirTemp("", "switchboard-bench-")
 	if err != nil {
@@ -176,7 +194,7 @@ func setupSwitchboard() (benchCall, func(), error) {
 	stops = append(stops, func() { db.Close() })
 	scope := domain.Scope{User: domain.LocalUser, Workspace: "bench"}
 	fleet := domain.NewFleet(domain.FleetOptions{SupervisorOptions: domain.SupervisorOptions{
-		Connector: mcpclient.New(mcpclient.Options{}), Scope: scope}})
+		Connector: mcpclient.New(mcpclient.Options{ProtocolVersion: version}), Scope: scope}})
 	stops = append(stops, func() { fleet.Close(ctx) })
 	sub := fleet.Hub().Subscribe()
 	defer sub.Close()
@@ -188,6 +206,10 @@ func setupSwitchboard() (benchCall, func(), error) {
 	if err := awaitConnected(sub); err != nil {
 		stop()
 		return nil, nil, err
+	}
+	if st, err := fleet.Status("demo"); err != nil || st.ProtocolVersion != version {
+		stop()
+		return nil, nil, fmt.Errorf("switchboard speaks %q to the demo server (%v), want %s", st.ProtocolVersion, err, version)
 	}
 	svc := domain.NewInvocations(domain.InvocationsOptions{Caller: fleet, Catalog: fleet, Store: db.InvocationStore(),
 		Validator: jsonschema.New()})

@@ -1,0 +1,264 @@
+package handlers_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/switchboard-mcp/switchboard/domain"
+	"github.com/switchboard-mcp/switchboard/handlers"
+	"github.com/switchboard-mcp/switchboard/sqlite"
+)
+
+// bulkServer is one connected server with one tool whose every call answers
+// a fresh copy of result, as a transport would have read it.
+type bulkServer struct {
+	domain.TaskCaller // never used: the tool does not run as a task
+	result            []byte
+}
+
+func (b *bulkServer) Status(server string) (domain.Status, error) {
+	return domain.Status{ServerName: server, State: domain.StateConnected}, nil
+}
+
+func (b *bulkServer) Capabilities(string) (domain.Capabilities, error) {
+	return domain.Capabilities{Tools: []domain.Tool{{Name: "bulk", InputSchema: []byte(`{"type":"object"}`)}}}, nil
+}
+
+func (b *bulkServer) Redactor(string) (domain.Redactor, error) { return domain.NewRedactor(), nil }
+
+func (b *bulkServer) CallTool(context.Context, string, string, json.RawMessage, func(domain.Progress)) (json.RawMessage, error) {
+	return bytes.Clone(b.result), nil
+}
+
+func (b *bulkServer) CallTimeout(string) (time.Duration, error) { return time.Minute, nil }
+
+// finishWriter is a page stream's response that signals each write
+// showing a finished call.
+type finishWriter struct {
+	header   http.Header
+	finished chan struct{}
+}
+
+func (w *finishWriter) Header() http.Header { return w.header }
+func (w *finishWriter) WriteHeader(int)     {}
+func (w *finishWriter) Flush()              {}
+func (w *finishWriter) Write(p []byte) (int, error) {
+	if bytes.Contains(p, []byte(`data-status="success"`)) {
+		select {
+		case w.finished <- struct{}{}:
+		default:
+		}
+	}
+	return len(p), nil
+}
+
+// BenchmarkResultOpenPages measures what one call answering a 30 MB text
+// costs the process while pages are open on the dashboard: the call runs
+// through the invocation service into a real SQLite store, and every
+// page's stream renders the finished call's row and card. It reports the
+// largest rise of live heap and of resident memory during one call (until
+// every page has written the finished card), and the heap still held
+// after it once the store has committed it.
+func BenchmarkResultOpenPages(b *testing.B) {
+	for _, pages := range []int{1, 10} {
+		b.Run(fmt.Sprintf("pages=%d", pages), func(b *testing.B) { benchResultOpenPages(b, pages) })
+	}
+}
+
+func benchResultOpenPages(b *testing.B, pages int) {
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	text := strings.Repeat("0123456789abcdef", 30_000_000/16)
+	result, _ := json.Marshal(map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}})
+	text = ""
+	srv := &bulkServer{result: result}
+	svc := domain.NewInvocations(domain.InvocationsOptions{Caller: srv, Catalog: srv, Store: db.InvocationStore()})
+	b.Cleanup(func() { _ = svc.Close(context.Background()) })
+	fleet := pageBenchFleet(b, 1, 12)
+	done := make(chan struct{})
+	e := handlers.New(handlers.Options{Fleet: fleet, Scope: testScope, Invocations: svc, Done: done,
+		Heartbeat: time.Hour, Token: fixtureToken})
+	writers := make([]*finishWriter, pages)
+	var wg sync.WaitGroup
+	for i := range writers {
+		w := &finishWriter{header: http.Header{}, finished: make(chan struct{}, 1)}
+		writers[i] = w
+		req := authorize(httptest.NewRequest(http.MethodGet, handlers.PathPageEvents, nil))
+		req.Host = "127.0.0.1:7391"
+		wg.Go(func() { e.ServeHTTP(w, req) })
+	}
+	b.Cleanup(func() { close(done); wg.Wait() })
+	time.Sleep(100 * time.Millisecond) // let every stream subscribe; a benchmark, not a test
+	var peakHeap, peakRSS, retained uint64
+	b.ResetTimer()
+	for range b.N {
+		runtime.GC()
+		debug.FreeOSMemory()
+		heap0 := liveHeap()
+		rss0 := resetResidentPeak(b)
+		stop := sampleLiveHeap()
+		inv, err := svc.Call(ctx, domain.CallRequest{Scope: testScope, Server: "server-000", Tool: "bulk"})
+		if err != nil || inv.Status != domain.InvocationSuccess {
+			b.Fatalf("call: %v, %s", err, inv.Status)
+		}
+		for _, w := range writers {
+			select {
+			case <-w.finished:
+			case <-time.After(time.Minute):
+				b.Fatal("a page never showed the finished call")
+			}
+		}
+		peakHeap = max(peakHeap, rise(stop(), heap0))
+		peakRSS = max(peakRSS, rise(procStatusBytes(b, "VmHWM:"), rss0))
+		inv = domain.Invocation{}
+		// The final state is committed with the writer's next batch, up
+		// to a linger later; what is retained is measured after it.
+		time.Sleep(200 * time.Millisecond)
+		runtime.GC()
+		runtime.GC()
+		retained = max(retained, rise(liveHeap(), heap0))
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(peakHeap)/1e6, "peak-heap-MB")
+	b.ReportMetric(float64(peakRSS)/1e6, "peak-RSS-MB")
+	b.ReportMetric(float64(retained)/1e6, "retained-heap-MB")
+}
+
+// BenchmarkPageOpenAfterLargeResults measures what opening the dashboard
+// costs once five calls have each stored a 10 MB result (the store's cap):
+// the page stream's first event, which lists the newest calls. It reports
+// the largest rise of live heap and of resident memory until the list is
+// written.
+func BenchmarkPageOpenAfterLargeResults(b *testing.B) {
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	text := strings.Repeat("0123456789abcdef", 12_000_000/16)
+	result, _ := json.Marshal(map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}})
+	text = ""
+	srv := &bulkServer{result: result}
+	svc := domain.NewInvocations(domain.InvocationsOptions{Caller: srv, Catalog: srv, Store: db.InvocationStore()})
+	b.Cleanup(func() { _ = svc.Close(context.Background()) })
+	for range 5 {
+		if _, err := svc.Call(ctx, domain.CallRequest{Scope: testScope, Server: "server-000", Tool: "bulk"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	srv.result, result = nil, nil
+	time.Sleep(200 * time.Millisecond) // the writer's last commit
+	fleet := pageBenchFleet(b, 1, 12)
+	done := make(chan struct{})
+	b.Cleanup(func() { close(done) })
+	e := handlers.New(handlers.Options{Fleet: fleet, Scope: testScope, Invocations: svc, Done: done,
+		Heartbeat: time.Hour, Token: fixtureToken})
+	var peakHeap, peakRSS uint64
+	b.ResetTimer()
+	for range b.N {
+		runtime.GC()
+		debug.FreeOSMemory()
+		heap0 := liveHeap()
+		rss0 := resetResidentPeak(b)
+		stop := sampleLiveHeap()
+		reqCtx, cancel := context.WithCancel(ctx)
+		w := &streamWriter{header: http.Header{}, writes: make(chan int, 16)}
+		req := authorize(httptest.NewRequestWithContext(reqCtx, http.MethodGet, handlers.PathPageEvents, nil))
+		req.Host = "127.0.0.1:7391"
+		served := make(chan struct{})
+		go func() { defer close(served); e.ServeHTTP(w, req) }()
+		<-w.writes // the full state: statuses and the list of calls
+		peakHeap = max(peakHeap, rise(stop(), heap0))
+		peakRSS = max(peakRSS, rise(procStatusBytes(b, "VmHWM:"), rss0))
+		cancel()
+		<-served
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(peakHeap)/1e6, "peak-heap-MB")
+	b.ReportMetric(float64(peakRSS)/1e6, "peak-RSS-MB")
+}
+
+func rise(x, base uint64) uint64 {
+	if x < base {
+		return 0
+	}
+	return x - base
+}
+
+// liveHeap reads the bytes of heap objects without stopping the world.
+func liveHeap() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// sampleLiveHeap polls liveHeap every millisecond until the returned
+// function is called, which returns the highest seen.
+func sampleLiveHeap() func() uint64 {
+	var peak uint64
+	quit, over := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(over)
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		for {
+			peak = max(peak, liveHeap())
+			select {
+			case <-tick.C:
+			case <-quit:
+				return
+			}
+		}
+	}()
+	return func() uint64 {
+		close(quit)
+		<-over
+		return max(peak, liveHeap())
+	}
+}
+
+// resetResidentPeak resets the kernel's high-water mark of this process's
+// resident memory and returns the resident memory now.
+func resetResidentPeak(b *testing.B) uint64 {
+	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
+		b.Skipf("cannot reset the peak RSS: %v", err)
+	}
+	return procStatusBytes(b, "VmRSS:")
+}
+
+// procStatusBytes reads one field of /proc/self/status, in bytes.
+func procStatusBytes(b *testing.B, field string) uint64 {
+	raw, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		b.Skipf("no /proc: %v", err)
+	}
+	for line := range bytes.Lines(raw) {
+		if rest, ok := bytes.CutPrefix(line, []byte(field)); ok {
+			kb, err := strconv.ParseUint(string(bytes.Fields(rest)[0]), 10, 64)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return kb << 10
+		}
+	}
+	b.Fatalf("no %s in /proc/self/status", field)
+	return 0
+}
