@@ -56,9 +56,9 @@ type Catalogue struct {
 	Clashes []ResourceClash
 
 	tools       map[string]int
-	bareTools   map[string][]int
+	bareTools   map[string]int // original name -> index, or severalServers
 	prompts     map[string]int
-	barePrompts map[string][]int
+	barePrompts map[string]int
 	resources   map[string]string
 	templates   map[string]string
 }
@@ -101,8 +101,8 @@ func NewCatalogue(servers []CatalogueServer) *Catalogue {
 		nTools += len(s.Caps.Tools)
 		nPrompts += len(s.Caps.Prompts)
 	}
-	c.tools, c.bareTools = make(map[string]int, nTools), make(map[string][]int, nTools)
-	c.prompts, c.barePrompts = make(map[string]int, nPrompts), make(map[string][]int, nPrompts)
+	c.tools, c.bareTools = make(map[string]int, nTools), make(map[string]int, nTools)
+	c.prompts, c.barePrompts = make(map[string]int, nPrompts), make(map[string]int, nPrompts)
 	// Each entry keeps a pointer to the tool or prompt it names, so they
 	// are copied once, into the catalogue.
 	toolEntries, promptEntries := make([]namedEntry, 0, nTools), make([]namedEntry, 0, nPrompts)
@@ -167,7 +167,7 @@ func NewCatalogue(servers []CatalogueServer) *Catalogue {
 	for i, e := range toolEntries {
 		c.Tools = append(c.Tools, ExposedTool{Name: e.exposed, Server: e.server, Tool: *toolOf[e.of]})
 		c.tools[e.exposed] = i
-		c.bareTools[e.original] = append(c.bareTools[e.original], i)
+		noteBare(c.bareTools, e.original, i)
 	}
 	assignExposedNames(promptEntries)
 	if len(promptEntries) > 0 {
@@ -176,10 +176,25 @@ func NewCatalogue(servers []CatalogueServer) *Catalogue {
 	for i, e := range promptEntries {
 		c.Prompts = append(c.Prompts, ExposedPrompt{Name: e.exposed, Server: e.server, Prompt: *promptOf[e.of]})
 		c.prompts[e.exposed] = i
-		c.barePrompts[e.original] = append(c.barePrompts[e.original], i)
+		noteBare(c.barePrompts, e.original, i)
 	}
 	c.Clashes = clashes(resourceServers, templateServers)
 	return c
+}
+
+// severalServers marks an original name more than one exposed server
+// lists: it routes to none of them.
+const severalServers = -1
+
+// noteBare records that entry i has the original name; a name seen before
+// becomes severalServers. One int per name rather than a list of indexes
+// keeps a gateway's thousands of names free of a slice each.
+func noteBare(bare map[string]int, name string, i int) {
+	if _, seen := bare[name]; seen {
+		bare[name] = severalServers
+		return
+	}
+	bare[name] = i
 }
 
 func clashes(sets ...map[string][]string) []ResourceClash {
@@ -201,8 +216,8 @@ func (c *Catalogue) Tool(name string) (ExposedTool, bool) {
 	if i, ok := c.tools[name]; ok {
 		return c.Tools[i], true
 	}
-	if is := c.bareTools[name]; len(is) == 1 {
-		return c.Tools[is[0]], true
+	if i, ok := c.bareTools[name]; ok && i != severalServers {
+		return c.Tools[i], true
 	}
 	return ExposedTool{}, false
 }
@@ -212,8 +227,8 @@ func (c *Catalogue) Prompt(name string) (ExposedPrompt, bool) {
 	if i, ok := c.prompts[name]; ok {
 		return c.Prompts[i], true
 	}
-	if is := c.barePrompts[name]; len(is) == 1 {
-		return c.Prompts[is[0]], true
+	if i, ok := c.barePrompts[name]; ok && i != severalServers {
+		return c.Prompts[i], true
 	}
 	return ExposedPrompt{}, false
 }

@@ -3,6 +3,7 @@ package domain
 import (
 	"context"
 	"fmt"
+	"slices"
 )
 
 // Policies reads and changes tool policies. Every call path consults it
@@ -60,14 +61,21 @@ func (p *Policies) SetAskAll(ctx context.Context, scope Scope, server string, as
 
 // VisibleTools is tools without the ones whose policy is hidden: what the
 // gateway lists to AI clients. Denied tools stay listed, so a client that
-// calls one learns why it is refused.
+// calls one learns why it is refused. When nothing is hidden the result is
+// tools itself, so neither side may change its elements afterwards.
 func (p *Policies) VisibleTools(ctx context.Context, scope Scope, server string, tools []Tool) ([]Tool, error) {
 	sp, err := p.Server(ctx, scope, server)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Tool, 0, len(tools))
-	for _, t := range tools {
+	// Most servers hide nothing: then the caller gets tools itself, not a
+	// copy, so a gateway over hundreds of servers keeps each list once.
+	first := slices.IndexFunc(tools, func(t Tool) bool { return sp.Effective(t) == PolicyHidden })
+	if first < 0 {
+		return tools, nil
+	}
+	out := append(make([]Tool, 0, len(tools)-1), tools[:first]...)
+	for _, t := range tools[first+1:] {
 		if sp.Effective(t) != PolicyHidden {
 			out = append(out, t)
 		}

@@ -108,3 +108,26 @@ func TestVisibleToolsDropsHiddenOnly(t *testing.T) {
 		t.Errorf("nil policies: got %v %v, want allow", p, err)
 	}
 }
+
+// TestVisibleToolsSharesAnUnfilteredList checks a server that hides nothing
+// gets its own list back (no copy per server on the gateway), and one that
+// hides a tool in the middle keeps the others in order.
+func TestVisibleToolsSharesAnUnfilteredList(t *testing.T) {
+	store := domaintest.NewPolicyStore()
+	scope := domain.Scope{User: "u", Workspace: "w"}
+	tools := []domain.Tool{{Name: "a"}, {Name: "b"}, {Name: "c"}}
+	got, err := domain.NewPolicies(store).VisibleTools(t.Context(), scope, "srv", tools)
+	if err != nil || len(got) != 3 || &got[0] != &tools[0] {
+		t.Fatalf("nothing hidden: got %v (shared %v), %v", got, len(got) > 0 && &got[0] == &tools[0], err)
+	}
+	if err := store.SaveToolPolicy(t.Context(), scope, "srv", "b", domain.PolicyHidden); err != nil {
+		t.Fatal(err)
+	}
+	got, err = domain.NewPolicies(store).VisibleTools(t.Context(), scope, "srv", tools)
+	if err != nil || len(got) != 2 || got[0].Name != "a" || got[1].Name != "c" {
+		t.Fatalf("b hidden: got %v, %v; want a, c", got, err)
+	}
+	if tools[1].Name != "b" {
+		t.Errorf("the server's list changed: %v", tools)
+	}
+}

@@ -26,3 +26,27 @@ func TestLineRing(t *testing.T) {
 		t.Errorf("Since(now) = %q, want none", got)
 	}
 }
+
+// TestLineRingGrowsToItsLimit checks a ring that starts empty keeps the
+// newest lines in order while it grows and after it wraps.
+func TestLineRingGrowsToItsLimit(t *testing.T) {
+	r := domain.NewLineRing(20)
+	if got := r.Lines(); len(got) != 0 {
+		t.Fatalf("new ring Lines() = %q, want none", got)
+	}
+	var want []string
+	for i := range 45 {
+		line := fmt.Sprint("line ", i)
+		fmt.Fprintln(r, line)
+		want = append(want, line)
+		if len(want) > 20 {
+			want = want[1:]
+		}
+		if got := r.Lines(); !slices.Equal(got, want) {
+			t.Fatalf("after %d lines Lines() = %q, want %q", i+1, got, want)
+		}
+	}
+	if got, want := r.Since(r.Seq()-3, 10), want[len(want)-3:]; !slices.Equal(got, want) {
+		t.Errorf("Since(seq-3, 10) = %q, want %q", got, want)
+	}
+}

@@ -71,6 +71,14 @@ func (s *session) relistenNow() {
 	case s.relisten <- struct{}{}:
 	default:
 	}
+	// The request in flight is ended here rather than by a goroutine per
+	// stream waiting on relisten: keepListening finds the token and reopens.
+	s.listenMu.Lock()
+	end := s.listenEnd
+	s.listenMu.Unlock()
+	if end != nil {
+		end()
+	}
 }
 
 // keepListening holds the listen stream open until ctx ends or the session
@@ -93,20 +101,19 @@ func (s *session) keepListening(ctx context.Context) {
 			}
 		}
 		lctx, cancel := context.WithCancel(ctx)
-		restarted := make(chan bool, 1)
-		go func() {
-			select {
-			case <-s.relisten:
-				restarted <- true
-				cancel()
-			case <-lctx.Done():
-				restarted <- false
-			}
-		}()
+		s.listenMu.Lock()
+		s.listenEnd = cancel
+		s.listenMu.Unlock()
+		// relistenNow puts its token before it ends the request in flight:
+		// one put before listenEnd was set asks for a newer filter than f.
+		if s.takeRelisten() {
+			cancel()
+			continue
+		}
 		opened := time.Now()
 		err := s.client.Listen(lctx, f)
 		cancel()
-		if <-restarted && ctx.Err() == nil {
+		if s.takeRelisten() && ctx.Err() == nil {
 			continue
 		}
 		if ctx.Err() != nil {
@@ -132,6 +139,17 @@ func (s *session) keepListening(ctx context.Context) {
 		}
 		wait = min(2*wait, listenRetryMax)
 		s.announce(f)
+	}
+}
+
+// takeRelisten reports whether relistenNow asked for a reopen since the
+// last call, and takes that request.
+func (s *session) takeRelisten() bool {
+	select {
+	case <-s.relisten:
+		return true
+	default:
+		return false
 	}
 }
 

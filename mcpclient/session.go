@@ -46,6 +46,8 @@ type session struct {
 	probe       *modernProbe    // the transport of a 2026-07-28 attempt over HTTP; nil otherwise
 	lists       listCache       // 2026-07-28 lists that may be reused (ttlMs)
 	relisten    chan struct{}   // asks the 2026-07-28 listen stream to reopen (see relistenNow)
+	listenMu    sync.Mutex      // guards listenEnd
+	listenEnd   func()          // ends the listen request in flight, so relistenNow reopens it at once
 
 	changes chan domain.ListKind
 	done    chan struct{}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"runtime"
 	"runtime/debug"
 	"time"
 
@@ -26,16 +27,31 @@ type startupMemory struct {
 	Hub   *domain.Hub
 	Clock domain.Clock
 	Quiet time.Duration
-	// Release returns freed memory; debug.FreeOSMemory by default, which
-	// also collects first.
+	// Release returns freed memory; releaseStartupBurst by default.
 	Release func()
+}
+
+// shrinkCollections is how many collections run before the release. Each
+// collection at most halves a goroutine's stack, and the handshakes grow
+// the stacks of every session's goroutines (JSON decoding, the lists)
+// several times over what they need once idle; a few collections bring
+// them back down, and the release then returns the freed stack memory.
+const shrinkCollections = 3
+
+// releaseStartupBurst shrinks the goroutine stacks grown during the burst
+// and returns freed memory to the operating system.
+func releaseStartupBurst() {
+	for range shrinkCollections {
+		runtime.GC()
+	}
+	debug.FreeOSMemory() // collects once more, then releases
 }
 
 // run waits for the fleet to be quiet and releases once, or returns when
 // ctx ends.
 func (m startupMemory) run(ctx context.Context) {
 	if m.Release == nil {
-		m.Release = debug.FreeOSMemory
+		m.Release = releaseStartupBurst
 	}
 	sub := m.Hub.Subscribe()
 	defer sub.Close()
