@@ -134,6 +134,15 @@ func (ep *endpoint) sync(inputs []domain.CatalogueServer) {
 		}
 		inputs = mine
 	}
+	if !ep.active.Load() && ep.server != "" {
+		// A server's own endpoint is read only by its requests, which
+		// activate it first; until a client comes, it keeps no copy of
+		// the server's lists (200 servers: megabytes nobody reads).
+		ep.mu.Lock()
+		defer ep.mu.Unlock()
+		ep.announce()
+		return
+	}
 	cat := domain.NewCatalogue(inputs)
 	if !ep.active.Load() {
 		ep.mu.Lock()

@@ -86,6 +86,8 @@ var rows = []row{
 		Of: &metric{applyOne, "collateral-reconnects"}, Scale: 1, Target: atMost(0)},
 	{Name: "RSS with 200 stdio servers connected (Switchboard's own process)",
 		Of: &metric{stdioRSS, "rss-MB"}, Scale: 1, Unit: "MB", Target: atMost(60)},
+	{Name: "the same, highest while idle for 30 s after",
+		Of: &metric{stdioRSS, "idle-max-rss-MB"}, Scale: 1, Unit: "MB"},
 	{Name: "the dashboard page with 200 servers × 200 tools",
 		Of: &metric{pageRender, "ns/op"}, Scale: nsToMS, Unit: "ms", Target: atMost(5)},
 	{Name: "gateway: `tools/call` added over a direct call (p50, legacy client)",

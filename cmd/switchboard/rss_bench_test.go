@@ -34,8 +34,9 @@ const rssSettle = 2*startupQuiet + time.Second
 // once; each loop re-reads VmRSS and the last reading is reported (1 MB =
 // 1,000,000 bytes), beside connect-rss-MB, the reading at the moment the
 // last server connected, peak-rss-MB, the process's high-water mark
-// (VmHWM), which the burst sets, and connect-s, the seconds from start
-// until all were connected.
+// (VmHWM), which the burst sets, connect-s, the seconds from start until
+// all were connected, and idle-max-rss-MB, the highest of the readings
+// taken each second for 30 s after (the heap refills between collections).
 func BenchmarkStdioServersRSS(b *testing.B) {
 	if runtime.GOOS != "linux" {
 		b.Skip("reads /proc/<pid>/status")
@@ -83,10 +84,29 @@ func BenchmarkStdioServersRSS(b *testing.B) {
 	for b.Loop() {
 		rss, peak = residentBytes(b, sb.cmd.Process.Pid)
 	}
+	// Idle, the heap refills with the fleet's keep-alive traffic up to
+	// the collector's goal before each collection; the highest reading
+	// over a while is what the process costs most of the time.
+	idle := rss
+	for range idleSamples() {
+		time.Sleep(time.Second)
+		now, _ := residentBytes(b, sb.cmd.Process.Pid)
+		idle = max(idle, now)
+	}
 	b.ReportMetric(float64(rss)/1e6, "rss-MB")
+	b.ReportMetric(float64(idle)/1e6, "idle-max-rss-MB")
 	b.ReportMetric(float64(atConnect)/1e6, "connect-rss-MB")
 	b.ReportMetric(float64(peak)/1e6, "peak-rss-MB")
 	b.ReportMetric(connectedIn.Seconds(), "connect-s")
+}
+
+// idleSamples is how many one-second readings follow the settled one: 30,
+// or 1 in the smoke run.
+func idleSamples() int {
+	if os.Getenv("SWITCHBOARD_BENCH_SMOKE") == "1" {
+		return 1
+	}
+	return 30
 }
 
 // residentBytes reads a process's own resident set now (VmRSS) and at its
