@@ -120,18 +120,7 @@ func cutJSONString(s []byte, n int) int {
 // isHighSurrogate reports whether the four hex digits of a \u escape are
 // the first half of a surrogate pair.
 func isHighSurrogate(hex []byte) bool {
-	var r rune
-	for _, h := range hex {
-		r <<= 4
-		switch {
-		case h >= '0' && h <= '9':
-			r |= rune(h - '0')
-		case h >= 'a' && h <= 'f':
-			r |= rune(h-'a') + 10
-		case h >= 'A' && h <= 'F':
-			r |= rune(h-'A') + 10
-		}
-	}
+	r := hexRune(hex)
 	return r >= 0xD800 && r < 0xDC00
 }
 

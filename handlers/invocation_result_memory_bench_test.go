@@ -80,17 +80,7 @@ func BenchmarkResultOpenPages(b *testing.B) {
 
 func benchResultOpenPages(b *testing.B, pages int) {
 	ctx := context.Background()
-	db, err := sqlite.Open(ctx, b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
-	text := strings.Repeat("0123456789abcdef", 30_000_000/16)
-	result, _ := json.Marshal(map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}})
-	text = ""
-	srv := &bulkServer{result: result}
-	svc := domain.NewInvocations(domain.InvocationsOptions{Caller: srv, Catalog: srv, Store: db.InvocationStore()})
-	b.Cleanup(func() { _ = svc.Close(context.Background()) })
+	svc, _ := bulkInvocations(b, 30_000_000)
 	fleet := pageBenchFleet(b, 1, 12)
 	done := make(chan struct{})
 	e := handlers.New(handlers.Options{Fleet: fleet, Scope: testScope, Invocations: svc, Done: done,
@@ -148,23 +138,13 @@ func benchResultOpenPages(b *testing.B, pages int) {
 // written.
 func BenchmarkPageOpenAfterLargeResults(b *testing.B) {
 	ctx := context.Background()
-	db, err := sqlite.Open(ctx, b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
-	text := strings.Repeat("0123456789abcdef", 12_000_000/16)
-	result, _ := json.Marshal(map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}})
-	text = ""
-	srv := &bulkServer{result: result}
-	svc := domain.NewInvocations(domain.InvocationsOptions{Caller: srv, Catalog: srv, Store: db.InvocationStore()})
-	b.Cleanup(func() { _ = svc.Close(context.Background()) })
+	svc, srv := bulkInvocations(b, 12_000_000)
 	for range 5 {
 		if _, err := svc.Call(ctx, domain.CallRequest{Scope: testScope, Server: "server-000", Tool: "bulk"}); err != nil {
 			b.Fatal(err)
 		}
 	}
-	srv.result, result = nil, nil
+	srv.result = nil                   // held only by the server, not by what is measured
 	time.Sleep(200 * time.Millisecond) // the writer's last commit
 	fleet := pageBenchFleet(b, 1, 12)
 	done := make(chan struct{})
@@ -261,4 +241,21 @@ func procStatusBytes(b *testing.B, field string) uint64 {
 	}
 	b.Fatalf("no %s in /proc/self/status", field)
 	return 0
+}
+
+// bulkInvocations is an invocation service on a real SQLite file in
+// b.TempDir() whose only tool answers with one text of size bytes, and
+// that tool's server.
+func bulkInvocations(b *testing.B, size int) (*domain.Invocations, *bulkServer) {
+	db, err := sqlite.Open(context.Background(), b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	text := strings.Repeat("0123456789abcdef", size/16)
+	result, _ := json.Marshal(map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}})
+	srv := &bulkServer{result: result}
+	svc := domain.NewInvocations(domain.InvocationsOptions{Caller: srv, Catalog: srv, Store: db.InvocationStore()})
+	b.Cleanup(func() { _ = svc.Close(context.Background()) })
+	return svc, srv
 }
