@@ -50,12 +50,15 @@ func (b *bulkServer) CallTimeout(string) (time.Duration, error) { return time.Mi
 type finishWriter struct {
 	header   http.Header
 	finished chan struct{}
+	once     sync.Once
+	started  chan struct{} // closed by the first write: the stream has subscribed
 }
 
 func (w *finishWriter) Header() http.Header { return w.header }
 func (w *finishWriter) WriteHeader(int)     {}
 func (w *finishWriter) Flush()              {}
 func (w *finishWriter) Write(p []byte) (int, error) {
+	w.once.Do(func() { close(w.started) })
 	if bytes.Contains(p, []byte(`data-status="success"`)) {
 		select {
 		case w.finished <- struct{}{}:
@@ -88,22 +91,20 @@ func benchResultOpenPages(b *testing.B, pages int) {
 	writers := make([]*finishWriter, pages)
 	var wg sync.WaitGroup
 	for i := range writers {
-		w := &finishWriter{header: http.Header{}, finished: make(chan struct{}, 1)}
+		w := &finishWriter{header: http.Header{}, finished: make(chan struct{}, 1), started: make(chan struct{})}
 		writers[i] = w
 		req := authorize(httptest.NewRequest(http.MethodGet, handlers.PathPageEvents, nil))
 		req.Host = "127.0.0.1:7391"
 		wg.Go(func() { e.ServeHTTP(w, req) })
 	}
 	b.Cleanup(func() { close(done); wg.Wait() })
-	time.Sleep(100 * time.Millisecond) // let every stream subscribe; a benchmark, not a test
+	for _, w := range writers {
+		<-w.started
+	}
 	var peakHeap, peakRSS, retained uint64
 	b.ResetTimer()
 	for range b.N {
-		runtime.GC()
-		debug.FreeOSMemory()
-		heap0 := liveHeap()
-		rss0 := resetResidentPeak(b)
-		stop := sampleLiveHeap()
+		heap0, stop := startMeasuring(b)
 		inv, err := svc.Call(ctx, domain.CallRequest{Scope: testScope, Server: "server-000", Tool: "bulk"})
 		if err != nil || inv.Status != domain.InvocationSuccess {
 			b.Fatalf("call: %v, %s", err, inv.Status)
@@ -115,12 +116,12 @@ func benchResultOpenPages(b *testing.B, pages int) {
 				b.Fatal("a page never showed the finished call")
 			}
 		}
-		peakHeap = max(peakHeap, rise(stop(), heap0))
-		peakRSS = max(peakRSS, rise(procStatusBytes(b, "VmHWM:"), rss0))
+		heapRise, rssRise := stop()
+		peakHeap, peakRSS = max(peakHeap, heapRise), max(peakRSS, rssRise)
 		inv = domain.Invocation{}
-		// The final state is committed with the writer's next batch, up
-		// to a linger later; what is retained is measured after it.
-		time.Sleep(200 * time.Millisecond)
+		// The final state is committed with the writer's next batch;
+		// listing waits for it, and what is retained is measured after.
+		committed(b, svc)
 		runtime.GC()
 		runtime.GC()
 		retained = max(retained, rise(liveHeap(), heap0))
@@ -144,8 +145,8 @@ func BenchmarkPageOpenAfterLargeResults(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	srv.result = nil                   // held only by the server, not by what is measured
-	time.Sleep(200 * time.Millisecond) // the writer's last commit
+	srv.result = nil // held only by the server, not by what is measured
+	committed(b, svc)
 	fleet := pageBenchFleet(b, 1, 12)
 	done := make(chan struct{})
 	b.Cleanup(func() { close(done) })
@@ -154,11 +155,7 @@ func BenchmarkPageOpenAfterLargeResults(b *testing.B) {
 	var peakHeap, peakRSS uint64
 	b.ResetTimer()
 	for range b.N {
-		runtime.GC()
-		debug.FreeOSMemory()
-		heap0 := liveHeap()
-		rss0 := resetResidentPeak(b)
-		stop := sampleLiveHeap()
+		_, stop := startMeasuring(b)
 		reqCtx, cancel := context.WithCancel(ctx)
 		w := &streamWriter{header: http.Header{}, writes: make(chan int, 16)}
 		req := authorize(httptest.NewRequestWithContext(reqCtx, http.MethodGet, handlers.PathPageEvents, nil))
@@ -166,14 +163,36 @@ func BenchmarkPageOpenAfterLargeResults(b *testing.B) {
 		served := make(chan struct{})
 		go func() { defer close(served); e.ServeHTTP(w, req) }()
 		<-w.writes // the full state: statuses and the list of calls
-		peakHeap = max(peakHeap, rise(stop(), heap0))
-		peakRSS = max(peakRSS, rise(procStatusBytes(b, "VmHWM:"), rss0))
+		heapRise, rssRise := stop()
+		peakHeap, peakRSS = max(peakHeap, heapRise), max(peakRSS, rssRise)
 		cancel()
 		<-served
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(peakHeap)/1e6, "peak-heap-MB")
 	b.ReportMetric(float64(peakRSS)/1e6, "peak-RSS-MB")
+}
+
+// startMeasuring collects, hands freed memory back and starts watching the
+// live heap; it returns the live heap now and a stop that reports how far
+// the live heap and the resident high-water mark rose meanwhile.
+func startMeasuring(b *testing.B) (heap0 uint64, stop func() (heapRise, rssRise uint64)) {
+	runtime.GC()
+	debug.FreeOSMemory()
+	heap0 = liveHeap()
+	rss0 := resetResidentPeak(b)
+	peak := sampleLiveHeap()
+	return heap0, func() (uint64, uint64) {
+		return rise(peak(), heap0), rise(procStatusBytes(b, "VmHWM:"), rss0)
+	}
+}
+
+// committed returns once the store has committed every write handed to
+// it: a listing waits for the writer's queue before it reads.
+func committed(b *testing.B, svc *domain.Invocations) {
+	if _, err := svc.List(context.Background(), testScope, domain.InvocationFilter{Limit: 1}); err != nil {
+		b.Fatal(err)
+	}
 }
 
 func rise(x, base uint64) uint64 {
