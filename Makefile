@@ -14,10 +14,11 @@ test: deps check-generated vet unit bench-smoke e2e
 
 deps: deps-apt deps-npm
 
-# APT_PACKAGES are Debian's Chromium for the browser suite, and WebKitGTK
-# with its Python bindings under Xvfb for the WebKit smoke test
-# (e2e/webkit/smoke.py).
-APT_PACKAGES := chromium xvfb xauth gir1.2-webkit2-4.1 python3-gi
+# APT_PACKAGES are Debian's Chromium for the browser suite, a CJK font so
+# that its Chinese and Japanese pages (and their screenshots) show glyphs,
+# not boxes, and WebKitGTK with its Python bindings under Xvfb for the
+# WebKit smoke test (e2e/webkit/smoke.py).
+APT_PACKAGES := chromium fonts-wqy-microhei xvfb xauth gir1.2-webkit2-4.1 python3-gi
 
 deps-apt:
 	@missing="$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done)"; \

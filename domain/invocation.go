@@ -215,14 +215,23 @@ type SchemaError struct {
 }
 
 // Violation is one broken rule: where (a JSON pointer such as "/limit")
-// and what, in the library's words.
+// and what. Message is the validator's English, which agents, the API
+// and logs read; Key and Data name the same rule as a message id and its
+// values, so that a page can say it in the person's language. Key is
+// empty when the validator did not say which rule (or the violation was
+// stored before it did); a page then says only that the value does not
+// match.
 type Violation struct {
 	Pointer string
 	Message string
+	Key     string
+	Data    map[string]any
 }
 
-// Where is the violation's place for people to read: its pointer, or
-// "(root)" for the whole document, whose pointer is empty.
+// Where is the violation's place in the English of Error, which API
+// clients and agents read: its pointer, or "(root)" for the whole
+// document, whose pointer is empty. Pages say the place through
+// views.ViolationAtMessage instead.
 func (v Violation) Where() string {
 	if v.Pointer == "" {
 		return "(root)"

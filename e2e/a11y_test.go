@@ -35,7 +35,8 @@ func TestAccessibility(t *testing.T) {
 	in, states := fourStates(t)
 	order := []string{"s-connecting", "s-connected", "s-error", "s-disabled"}
 	for _, scheme := range []*playwright.ColorScheme{playwright.ColorSchemeLight, playwright.ColorSchemeDark} {
-		for _, locale := range []string{"en-US", "pt-BR", "zh-CN"} {
+		for _, lc := range languageCases {
+			locale := lc.locale
 			t.Run(fmt.Sprintf("%s/%s", *scheme, locale), func(t *testing.T) {
 				page := openWith(t, in, playwright.BrowserNewContextOptions{ColorScheme: scheme, Locale: playwright.String(locale)})
 				for _, name := range order {

@@ -79,7 +79,9 @@ func TestDashboardLanguage(t *testing.T) {
 	}{
 		{"accept-language", http.Header{"Accept-Language": {"pt-BR,pt;q=0.9"}}, "pt-BR"},
 		{"cookie wins", http.Header{"Accept-Language": {"pt-BR"}, "Cookie": {"lang=zh-Hans"}}, "zh-Hans"},
-		{"unsupported falls back to English", http.Header{"Accept-Language": {"fr-FR"}}, "en"},
+		{"unsupported falls back to English", http.Header{"Accept-Language": {"ko-KR"}}, "en"},
+		{"a regional variant", http.Header{"Accept-Language": {"es-MX,es;q=0.9"}}, "es"},
+		{"Arabic of Egypt", http.Header{"Accept-Language": {"ar-EG"}}, "ar"},
 	}
 	for _, tt := range tests {
 		_, body := f.do(t, http.MethodGet, handlers.PathDashboard, tt.header)

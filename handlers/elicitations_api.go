@@ -109,18 +109,24 @@ func (a *elicitationsAPI) answer(c echo.Context) error {
 	return c.JSON(http.StatusOK, out)
 }
 
-// elicitationWarnings lists where content breaks schema; none without a
-// validator, or for a schema the validator cannot read.
+// elicitationWarnings lists where content breaks schema, for the API.
 func elicitationWarnings(v domain.SchemaValidator, schema, content json.RawMessage) []ViolationDTO {
 	out := []ViolationDTO{}
+	for _, vi := range elicitationViolations(v, schema, content) {
+		out = append(out, ViolationDTO{Pointer: vi.Pointer, Message: vi.Message})
+	}
+	return out
+}
+
+// elicitationViolations lists where content breaks schema; none without a
+// validator, or for a schema the validator cannot read.
+func elicitationViolations(v domain.SchemaValidator, schema, content json.RawMessage) []domain.Violation {
 	if v == nil {
-		return out
+		return nil
 	}
 	var se *domain.SchemaError
 	if err := v.Validate(schema, content); errors.As(err, &se) {
-		for _, vi := range se.Violations {
-			out = append(out, ViolationDTO{Pointer: vi.Pointer, Message: vi.Message})
-		}
+		return se.Violations
 	}
-	return out
+	return nil
 }

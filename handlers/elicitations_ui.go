@@ -103,12 +103,12 @@ func (u *elicitationsUI) answer(c echo.Context) error {
 		}
 		p := views.NewElicitationFormProps(e, "open", "")
 		ctx := u.prefs.resolve(c)
-		return u.render(c, http.StatusOK, views.ElicitationOpenPage(views.ElicitationOpenProps{Lang: ctx.loc.Lang(), URL: p.URL, Host: p.Host}))
+		return u.render(c, http.StatusOK, views.ElicitationOpenPage(views.ElicitationOpenProps{Lang: ctx.loc.Lang(), Dir: ctx.loc.Dir(), URL: p.URL, Host: p.Host}))
 	}
 	fields := views.ElicitFields(e.RequestedSchema, "x")
 	content := elicitContent(fields, form)
 	if form.Get("anyway") == "" {
-		ws := elicitationWarnings(u.validator, e.RequestedSchema, content)
+		ws := elicitationViolations(u.validator, e.RequestedSchema, content)
 		mismatched := domain.ElicitPatternMismatches(e.RequestedSchema, content)
 		if len(ws) > 0 || len(mismatched) > 0 {
 			// Drawn again where htmx put the form: its id is the target.
@@ -123,7 +123,7 @@ func (u *elicitationsUI) answer(c echo.Context) error {
 			refill(p.Fields, form)
 			views.MarkPatternMismatches(p.Fields, mismatched)
 			for _, w := range withoutPatternRepeats(ws, mismatched) {
-				p.Warnings = append(p.Warnings, w.Pointer+": "+w.Message)
+				p.Warnings = append(p.Warnings, views.ViolationAtMessage(w))
 			}
 			p.AnywayBox = true
 			return u.render(c, http.StatusOK, views.ElicitationForm(p))
@@ -247,13 +247,12 @@ func (u *elicitationsUI) render(c echo.Context, status int, comp templ.Component
 
 // withoutPatternRepeats leaves out the validator's own words about a
 // pattern the form already flags, localized, next to the field and in
-// its list: one mismatch is said once. The validator names the rule in
-// its message ("does not match pattern"), which is all it gives.
-func withoutPatternRepeats(ws []ViolationDTO, mismatched []string) []ViolationDTO {
+// its list: one mismatch is said once.
+func withoutPatternRepeats(ws []domain.Violation, mismatched []string) []domain.Violation {
 	out := ws[:0:0]
 	for _, w := range ws {
 		name, isField := strings.CutPrefix(w.Pointer, "/")
-		if isField && slices.Contains(mismatched, name) && strings.Contains(w.Message, "pattern") {
+		if isField && slices.Contains(mismatched, name) && w.Key == "SchemaPattern" {
 			continue
 		}
 		out = append(out, w)

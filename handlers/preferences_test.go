@@ -127,7 +127,7 @@ func TestPreferencesRefuseBadValues(t *testing.T) {
 	}{
 		{"nothing", url.Values{}, http.StatusBadRequest},
 		{"unknown theme", url.Values{"theme": {"neon"}}, http.StatusUnprocessableEntity},
-		{"unknown language", url.Values{"lang": {"fr"}}, http.StatusUnprocessableEntity},
+		{"unknown language", url.Values{"lang": {"ko"}}, http.StatusUnprocessableEntity},
 		{"one bad value refuses both", url.Values{"theme": {"dark"}, "lang": {"<script>"}}, http.StatusUnprocessableEntity},
 	}
 	for _, tt := range tests {

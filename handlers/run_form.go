@@ -186,7 +186,8 @@ func validConversation(v string) bool {
 }
 
 // violations places each schema violation beside the field its pointer
-// starts with; the rest go to the summary. The texts are the validator's.
+// starts with; the rest go to the summary. Each says the validator's rule
+// in the page's language (views.ViolationMessage).
 func violations(specs []views.RunFieldSpec, se *domain.SchemaError) (map[string][]views.Message, []views.Message) {
 	fields := map[string][]views.Message{}
 	var summary []views.Message
@@ -195,17 +196,18 @@ func violations(specs []views.RunFieldSpec, se *domain.SchemaError) (map[string]
 		known[s.Name] = true
 	}
 	for _, v := range se.Violations {
+		what := views.ViolationMessage(v)
 		head, rest := splitPointer(v.Pointer)
-		msg := views.Message{ID: "RunViolation", Data: map[string]any{"Message": v.Message}}
+		msg := views.Message{ID: "RunViolation", Data: map[string]any{"Message": what}}
 		if rest != "" {
-			msg = views.Message{ID: "RunViolationAt", Data: map[string]any{"Message": v.Message, "Path": rest}}
+			msg = views.Message{ID: "RunViolationAt", Data: map[string]any{"Message": what, "Path": rest}}
 		}
 		if v.Pointer != "" && known[head] {
 			fields[head] = append(fields[head], msg)
 			continue
 		}
 		if v.Pointer != "" {
-			msg = views.Message{ID: "RunViolationAt", Data: map[string]any{"Message": v.Message, "Path": v.Pointer}}
+			msg = views.Message{ID: "RunViolationAt", Data: map[string]any{"Message": what, "Path": v.Pointer}}
 		}
 		summary = append(summary, msg)
 	}
@@ -217,11 +219,12 @@ func violations(specs []views.RunFieldSpec, se *domain.SchemaError) (map[string]
 func rawViolations(se *domain.SchemaError) []views.Message {
 	out := make([]views.Message, 0, len(se.Violations))
 	for _, v := range se.Violations {
+		what := views.ViolationMessage(v)
 		if v.Pointer == "" {
-			out = append(out, views.Message{ID: "RunViolation", Data: map[string]any{"Message": v.Message}})
+			out = append(out, views.Message{ID: "RunViolation", Data: map[string]any{"Message": what}})
 			continue
 		}
-		out = append(out, views.Message{ID: "RunViolationAt", Data: map[string]any{"Message": v.Message, "Path": v.Pointer}})
+		out = append(out, views.Message{ID: "RunViolationAt", Data: map[string]any{"Message": what, "Path": v.Pointer}})
 	}
 	return out
 }

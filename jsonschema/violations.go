@@ -10,8 +10,9 @@ import (
 	"github.com/switchboard-mcp/switchboard/domain"
 )
 
-// printer renders the library's messages; the dashboard shows them as
-// they are, in English, next to the field they concern.
+// printer renders the library's messages in English, for agents, the API
+// and logs; pages say the same rule in the person's language through the
+// violation's Key and Data (messages.go).
 var printer = message.NewPrinter(language.English)
 
 // schemaError turns the library's tree of errors into one violation per
@@ -22,9 +23,12 @@ func schemaError(root *jsonschema.ValidationError) *domain.SchemaError {
 	var walk func(*jsonschema.ValidationError)
 	walk = func(n *jsonschema.ValidationError) {
 		if len(n.Causes) == 0 {
+			key, data := messageOf(n.ErrorKind)
 			e.Violations = append(e.Violations, domain.Violation{
 				Pointer: pointer(n.InstanceLocation),
 				Message: n.ErrorKind.LocalizedString(printer),
+				Key:     key,
+				Data:    data,
 			})
 			return
 		}

@@ -1,5 +1,6 @@
 // Package locales holds every user-visible string in English, Brazilian
-// Portuguese and Simplified Chinese, and picks one per request. Templates
+// Portuguese, Simplified Chinese, Spanish, German, French, Japanese and
+// Arabic, and picks one per request. Templates
 // call T with a message id, never a literal, so a missing translation is a
 // test failure rather than English leaking into another language: one test
 // fails when an id is in one language's files and not another's, another
@@ -26,22 +27,41 @@ import (
 var files embed.FS
 
 // Supported lists the languages with a complete catalogue, default first.
-var Supported = []language.Tag{language.English, language.BrazilianPortuguese, language.SimplifiedChinese}
+// Their tags name the files (<piece>.<tag>.toml) and <html lang>.
+var Supported = []language.Tag{
+	language.English, language.BrazilianPortuguese, language.SimplifiedChinese,
+	language.Spanish, language.German, language.French, language.Japanese, language.Arabic,
+}
 
-// Catalog is the loaded message bundle.
+// Catalog is the loaded message bundles.
 type Catalog struct {
-	bundle  *i18n.Bundle
 	matcher language.Matcher
 	memos   []*memo // one per Supported language, in its order
 }
 
-// parsedBundle parses the embedded message files, once.
-var parsedBundle = sync.OnceValues(func() (*i18n.Bundle, error) {
-	b := i18n.NewBundle(language.English)
+// bundles parses each language's embedded message files on first use and
+// keeps them for the process: nothing changes a bundle after parsing, and
+// each holds hundreds of kilobytes of messages and templates, so a process
+// whose pages are all in one language holds that language and English,
+// not all eight.
+var bundles = func() []func() (*i18n.Bundle, error) {
+	out := make([]func() (*i18n.Bundle, error), len(Supported))
+	for i, tag := range Supported {
+		out[i] = sync.OnceValues(func() (*i18n.Bundle, error) { return parseLanguage(tag) })
+	}
+	return out
+}()
+
+// parseLanguage parses the files of one language into a bundle of its own.
+func parseLanguage(tag language.Tag) (*i18n.Bundle, error) {
+	b := i18n.NewBundle(tag)
 	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
-	names, err := fs.Glob(files, "*.toml")
+	names, err := fs.Glob(files, "*."+tag.String()+".toml")
 	if err != nil {
 		return nil, fmt.Errorf("list message files: %w", err)
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("no message files for %s", tag)
 	}
 	for _, n := range names {
 		data, err := files.ReadFile(n)
@@ -53,23 +73,21 @@ var parsedBundle = sync.OnceValues(func() (*i18n.Bundle, error) {
 		}
 	}
 	return b, nil
-})
+}
 
-// Load returns a catalogue of the embedded message files. The files are
-// parsed once per process and the bundle shared, since nothing changes it
-// after parsing: each parse holds megabytes of messages and templates, and
-// the English fallback of FromContext and the server's catalogue used to
-// hold one each. Each catalogue has memos of its own.
+// Load returns a catalogue of the embedded message files. English, the
+// fallback of every other language, is parsed here, so a broken file
+// fails at start; the others are parsed when a page first asks for them.
+// Each catalogue has memos of its own.
 func Load() (*Catalog, error) {
-	b, err := parsedBundle()
-	if err != nil {
+	if _, err := bundles[0](); err != nil {
 		return nil, err
 	}
 	memos := make([]*memo, len(Supported))
 	for i := range memos {
 		memos[i] = &memo{}
 	}
-	return &Catalog{bundle: b, matcher: language.NewMatcher(Supported), memos: memos}, nil
+	return &Catalog{matcher: language.NewMatcher(Supported), memos: memos}, nil
 }
 
 // Localizer translates for one language.
@@ -89,13 +107,40 @@ func (c *Catalog) Localizer(prefs ...string) *Localizer {
 			tags = append(tags, t...)
 		}
 	}
-	_, i, _ := c.matcher.Match(tags...)
+	_, i, conf := c.matcher.Match(tags...)
+	if conf == language.No {
+		i = 0
+	}
+	b, err := bundles[i]()
+	if err != nil {
+		// The embedded files are checked by tests; were one broken, the
+		// page is still shown, in English.
+		i = 0
+		b, _ = bundles[0]()
+	}
 	tag := Supported[i]
-	return &Localizer{l: i18n.NewLocalizer(c.bundle, tag.String()), tag: tag, memo: c.memos[i]}
+	return &Localizer{l: i18n.NewLocalizer(b, tag.String()), tag: tag, memo: c.memos[i]}
 }
 
 // Lang is the BCP 47 tag for <html lang>.
 func (l *Localizer) Lang() string { return l.tag.String() }
+
+// Dir is the writing direction for <html dir>: "rtl" for Arabic, else
+// "ltr".
+func (l *Localizer) Dir() string { return Dir(l.tag) }
+
+// Dir is the writing direction of tag's script.
+func Dir(tag language.Tag) string {
+	if s, _ := tag.Script(); s == rtlArabic || s == rtlHebrew {
+		return "rtl"
+	}
+	return "ltr"
+}
+
+var (
+	rtlArabic = language.MustParseScript("Arab")
+	rtlHebrew = language.MustParseScript("Hebr")
+)
 
 // T translates id, filling the template with data. A Count entry in data
 // selects the plural form. Texts decided by the id and at most one short
@@ -117,10 +162,15 @@ func (l *Localizer) T(id string, data map[string]any) string {
 
 // translate asks go-i18n for id's text and reports whether it found it.
 func (l *Localizer) translate(id string, data map[string]any) (string, bool) {
-	cfg := &i18n.LocalizeConfig{MessageID: id, TemplateData: data}
+	cfg := &i18n.LocalizeConfig{}
+	if l.Dir() == "rtl" {
+		data = isolated(data)
+	}
 	if n, ok := data["Count"]; ok {
 		cfg.PluralCount = n
+		data = l.withCountText(data)
 	}
+	cfg.MessageID, cfg.TemplateData = id, data
 	s, err := l.l.Localize(cfg)
 	if err != nil {
 		// The bare id is visible without breaking the page. An id spelled
@@ -130,6 +180,33 @@ func (l *Localizer) translate(id string, data map[string]any) (string, bool) {
 		return id, false
 	}
 	return s, true
+}
+
+// isolated returns data with each text value between the Unicode first
+// strong isolate and pop directional isolate marks, for a right-to-left
+// sentence: a server's name, a URL or a path is mostly left-to-right and
+// may end in brackets or digits, which the bidi algorithm would otherwise
+// move to the wrong end of the sentence. The marks are invisible, like
+// <bdi> in markup, which a text inside an attribute cannot use.
+func isolated(data map[string]any) map[string]any {
+	var out map[string]any
+	for k, v := range data {
+		s, ok := v.(string)
+		if !ok || s == "" {
+			continue
+		}
+		if out == nil {
+			out = make(map[string]any, len(data))
+			for k2, v2 := range data {
+				out[k2] = v2
+			}
+		}
+		out[k] = "\u2068" + s + "\u2069"
+	}
+	if out == nil {
+		return data
+	}
+	return out
 }
 
 type ctxKey struct{}

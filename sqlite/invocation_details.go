@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -33,6 +34,50 @@ type askJSON struct {
 type violationJSON struct {
 	Pointer string `json:"pointer"`
 	Message string `json:"message"`
+	// Key and Data are the violation in words a page translates; rows
+	// written before they existed have neither and read as a mismatch.
+	Key  string          `json:"key,omitempty"`
+	Data json.RawMessage `json:"data,omitempty"`
+}
+
+// newViolationJSON stores v. Its data are texts, whole numbers and lists
+// of them (jsonschema's messages), which JSON keeps.
+func newViolationJSON(v domain.Violation) violationJSON {
+	out := violationJSON{Pointer: v.Pointer, Message: v.Message, Key: v.Key}
+	if len(v.Data) > 0 {
+		if b, err := json.Marshal(v.Data); err == nil {
+			out.Data = b
+		}
+	}
+	return out
+}
+
+// violation reads a stored violation back. Numbers come back as whole
+// numbers where they are whole: plural forms are chosen by an integer
+// count, and JSON would otherwise give float64.
+func (v violationJSON) violation() domain.Violation {
+	out := domain.Violation{Pointer: v.Pointer, Message: v.Message, Key: v.Key}
+	if len(v.Data) == 0 {
+		return out
+	}
+	dec := json.NewDecoder(bytes.NewReader(v.Data))
+	dec.UseNumber()
+	var data map[string]any
+	if dec.Decode(&data) != nil {
+		out.Key = "" // unreadable values: say only that it does not match
+		return out
+	}
+	for k, val := range data {
+		if n, ok := val.(json.Number); ok {
+			if i, err := n.Int64(); err == nil {
+				data[k] = i
+			} else if f, err := n.Float64(); err == nil {
+				data[k] = f
+			}
+		}
+	}
+	out.Data = data
+	return out
 }
 
 type taskJSON struct {
@@ -52,10 +97,10 @@ func encodeDetails(inv domain.Invocation) (any, error) {
 	}
 	d := detailsJSON{Defaults: inv.Defaults, NeededScopes: inv.NeededScopes}
 	for _, v := range inv.Mismatch {
-		d.Mismatch = append(d.Mismatch, violationJSON{Pointer: v.Pointer, Message: v.Message})
+		d.Mismatch = append(d.Mismatch, newViolationJSON(v))
 	}
 	for _, v := range inv.OutputViolations {
-		d.Output = append(d.Output, violationJSON{Pointer: v.Pointer, Message: v.Message})
+		d.Output = append(d.Output, newViolationJSON(v))
 	}
 	if t := inv.Task; t != nil {
 		d.Task = &taskJSON{ID: t.ID, Status: t.Status, StatusMessage: t.StatusMessage,
@@ -83,10 +128,10 @@ func decodeDetails(raw string, inv *domain.Invocation) error {
 	inv.Defaults = d.Defaults
 	inv.NeededScopes = d.NeededScopes
 	for _, v := range d.Mismatch {
-		inv.Mismatch = append(inv.Mismatch, domain.Violation{Pointer: v.Pointer, Message: v.Message})
+		inv.Mismatch = append(inv.Mismatch, v.violation())
 	}
 	for _, v := range d.Output {
-		inv.OutputViolations = append(inv.OutputViolations, domain.Violation{Pointer: v.Pointer, Message: v.Message})
+		inv.OutputViolations = append(inv.OutputViolations, v.violation())
 	}
 	if t := d.Task; t != nil {
 		inv.Task = &domain.TaskState{ID: t.ID, Status: t.Status, StatusMessage: t.StatusMessage,

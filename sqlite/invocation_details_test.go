@@ -15,7 +15,8 @@ func TestInvocationDetailsRoundTrip(t *testing.T) {
 	s := openTestDB(t, t.TempDir()).InvocationStore()
 	with := finished(scopeA, "with", 0)
 	with.Defaults = []string{"/scale", "/options/level"}
-	with.Mismatch = []domain.Violation{{Pointer: "/thoughtNumber", Message: "got string, want integer"}}
+	with.Mismatch = []domain.Violation{{Pointer: "/thoughtNumber", Message: "got string, want integer",
+		Key: "SchemaMaxLength", Data: map[string]any{"Count": int64(3), "Name": "x"}}}
 	with.Task = &domain.TaskState{ID: "task-1", Status: domain.TaskWorking, StatusMessage: "step 2 of 5",
 		PollInterval: 1500 * time.Millisecond, UpdatedAt: t0.Add(3 * time.Second)}
 	save(t, s, with)
@@ -39,7 +40,8 @@ func TestInvocationDetailsRoundTrip(t *testing.T) {
 func TestInvocationOutputViolationsRoundTrip(t *testing.T) {
 	s := openTestDB(t, t.TempDir()).InvocationStore()
 	inv := finished(scopeA, "output", 0)
-	inv.OutputViolations = []domain.Violation{{Pointer: "/temperature", Message: "want number"}, {Message: "missing property 'unit'"}}
+	inv.OutputViolations = []domain.Violation{{Pointer: "/temperature", Message: "want number", Key: "SchemaType",
+		Data: map[string]any{"Limit": 1.5}}, {Message: "missing property 'unit'"}}
 	save(t, s, inv)
 	if got := load(t, s, scopeA, "output"); !reflect.DeepEqual(got.OutputViolations, inv.OutputViolations) {
 		t.Errorf("got output violations %+v, want %+v", got.OutputViolations, inv.OutputViolations)

@@ -79,7 +79,7 @@ func NewCallRowProps(inv domain.Invocation, cardURL string) CallRowProps {
 		CardURL: cardURL, Version: inv.Version,
 	}
 	if inv.Status.Final() && !inv.EndedAt.IsZero() {
-		d := duration(inv.EndedAt.Sub(inv.StartedAt))
+		d := DurationMessage(inv.EndedAt.Sub(inv.StartedAt))
 		p.Duration = &d
 	}
 	if inv.Status == domain.InvocationError {
@@ -220,13 +220,10 @@ func NewCallCardProps(inv domain.Invocation, card InvocationCardProps) CallCardP
 // Failed reports whether the card opens with an error.
 func (p CallCardProps) Failed() bool { return p.Error != "" || p.ErrorMessage != nil }
 
-// callsNewSentinel stands for the count in the "N new calls" text the
-// page is given, in the plural form for many; calls.js puts the real
-// count in its place.
-const (
-	callsNewSentinel     = 7777777
-	callsNewSentinelText = "7777777"
-)
+// callsNewSentinel stands for the count in the "N new calls" texts the
+// page is given, one per plural category (locales.PluralTemplates);
+// calls.js puts the real count in its place.
+const callsNewSentinel = "{count}"
 
 // callSourceNames are the filter's words for each source.
 var callSourceNames = map[string]string{

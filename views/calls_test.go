@@ -154,8 +154,9 @@ func TestCallsSectionTranslatedAndFilterChip(t *testing.T) {
 			t.Errorf("%s: a one-minute range shows one time, got %d", lang, chip.Find(`time`).Length())
 		}
 		nb := doc.Find(`[data-testid="calls-new"]`)
-		if !strings.Contains(nb.AttrOr("data-other", ""), nb.AttrOr("data-sentinel", "?")) {
-			t.Errorf("%s: the new-calls text has no place for the count: %q", lang, nb.AttrOr("data-other", ""))
+		var forms map[string]string
+		if err := json.Unmarshal([]byte(nb.AttrOr("data-plural", "")), &forms); err != nil || !strings.Contains(forms["100"], nb.AttrOr("data-sentinel", "?")) {
+			t.Errorf("%s: the new-calls text has no place for the count: %q (%v)", lang, forms["100"], err)
 		}
 		for _, id := range []string{"calls-filters", "calls-list", "calls-filter-server", "calls-filter-status", "calls-filter-source"} {
 			if doc.Find(`[data-testid="`+id+`"]`).Length() != 1 {

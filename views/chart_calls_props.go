@@ -158,7 +158,7 @@ func NewCallsChartProps(rows []domain.MinuteOutcomes, now time.Time, f CallsFilt
 			}
 			if m.Total() > peak.Total() {
 				peak = m
-				msg := Message{ID: "ChartCallsPeak", Data: map[string]any{"Time": b.Time, "N": b.Total}}
+				msg := Message{ID: "ChartCallsPeak", Data: map[string]any{"Time": Digits(b.Time), "N": b.Total}}
 				p.Peak = &msg
 			}
 			p.Rows = append(p.Rows, b)
@@ -183,7 +183,7 @@ func (b CallsBarProps) label(ctx context.Context) string {
 	for i, s := range b.Segments {
 		parts[i] = locales.T(ctx, "ChartCallsSegment", map[string]any{"Outcome": locales.T(ctx, s.LabelID, nil), "N": s.Count})
 	}
-	return locales.T(ctx, "ChartCallsBar", map[string]any{"Time": b.Time, "Count": b.Total, "Detail": strings.Join(parts, ", ")})
+	return locales.T(ctx, "ChartCallsBar", map[string]any{"Time": DigitsText(ctx, b.Time), "Count": b.Total, "Detail": strings.Join(parts, ", ")})
 }
 
 // segment returns the bar's part for outcome; a zero count when it has none.

@@ -94,9 +94,9 @@ func CallsChart(p CallsChartProps) templ.Component {
 				}
 				if p.Peak != nil {
 					var templ_7745c5c3_Var4 string
-					templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinStringErrs(" · " + locales.T(ctx, p.Peak.ID, p.Peak.Data))
+					templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinStringErrs(" · " + MsgText(ctx, *p.Peak))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/chart_calls.templ`, Line: 20, Col: 56}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/chart_calls.templ`, Line: 20, Col: 39}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var4))
 					if templ_7745c5c3_Err != nil {
@@ -113,7 +113,7 @@ func CallsChart(p CallsChartProps) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			if p.Loaded {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "<svg class=\"calls-svg\" viewBox=\"0 0 600 80\" preserveAspectRatio=\"none\" role=\"group\" aria-labelledby=\"calls-chart-cap\"><line class=\"calls-base\" x1=\"0\" y1=\"79.5\" x2=\"600\" y2=\"79.5\" vector-effect=\"non-scaling-stroke\"></line> ")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "<svg class=\"calls-svg\" dir=\"ltr\" viewBox=\"0 0 600 80\" preserveAspectRatio=\"none\" role=\"group\" aria-labelledby=\"calls-chart-cap\"><line class=\"calls-base\" x1=\"0\" y1=\"79.5\" x2=\"600\" y2=\"79.5\" vector-effect=\"non-scaling-stroke\"></line> ")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -288,7 +288,7 @@ func CallsChart(p CallsChartProps) templ.Component {
 						}
 					}
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "</svg><div class=\"chart-axis\" aria-hidden=\"true\"><span>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "</svg><div class=\"chart-axis\" dir=\"ltr\" aria-hidden=\"true\"><span>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -480,9 +480,9 @@ func CallsChart(p CallsChartProps) templ.Component {
 							return templ_7745c5c3_Err
 						}
 						var templ_7745c5c3_Var27 string
-						templ_7745c5c3_Var27, templ_7745c5c3_Err = templ.JoinStringErrs(r.Time)
+						templ_7745c5c3_Var27, templ_7745c5c3_Err = templ.JoinStringErrs(DigitsText(ctx, r.Time))
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/chart_calls.templ`, Line: 70, Col: 67}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/chart_calls.templ`, Line: 70, Col: 84}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var27))
 						if templ_7745c5c3_Err != nil {

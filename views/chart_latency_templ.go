@@ -195,9 +195,9 @@ func LatencySparkline(p LatencySparklineProps) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var12 string
-			templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs(locales.T(ctx, s.Stats.ID, s.Stats.Data))
+			templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs(MsgText(ctx, s.Stats))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/chart_latency.templ`, Line: 21, Col: 48}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/chart_latency.templ`, Line: 21, Col: 29}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var12))
 			if templ_7745c5c3_Err != nil {
@@ -231,14 +231,14 @@ func LatencySparkline(p LatencySparklineProps) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			if s.Path != "" {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "<dd class=\"spark-picture\"><svg class=\"spark\" viewBox=\"0 0 960 40\" preserveAspectRatio=\"none\" role=\"img\" aria-labelledby=\"")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "<dd class=\"spark-picture\"><svg class=\"spark\" dir=\"ltr\" viewBox=\"0 0 960 40\" preserveAspectRatio=\"none\" role=\"img\" aria-labelledby=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var14 string
 				templ_7745c5c3_Var14, templ_7745c5c3_Err = templruntime.NewAttributeExpression(s.TitleID).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/chart_latency.templ`, Line: 28, Col: 112}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/chart_latency.templ`, Line: 28, Col: 122}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var14)
 				if templ_7745c5c3_Err != nil {
@@ -251,7 +251,7 @@ func LatencySparkline(p LatencySparklineProps) templ.Component {
 				var templ_7745c5c3_Var15 string
 				templ_7745c5c3_Var15, templ_7745c5c3_Err = templruntime.NewAttributeExpression(s.DescID).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/chart_latency.templ`, Line: 28, Col: 142}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/chart_latency.templ`, Line: 28, Col: 152}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var15)
 				if templ_7745c5c3_Err != nil {
@@ -275,9 +275,9 @@ func LatencySparkline(p LatencySparklineProps) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var17 string
-				templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs(locales.T(ctx, s.LabelID, nil) + ": " + locales.T(ctx, s.Stats.ID, s.Stats.Data))
+				templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs(locales.T(ctx, s.LabelID, nil) + ": " + MsgText(ctx, s.Stats))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/chart_latency.templ`, Line: 29, Col: 114}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/chart_latency.templ`, Line: 29, Col: 95}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var17))
 				if templ_7745c5c3_Err != nil {
@@ -301,9 +301,9 @@ func LatencySparkline(p LatencySparklineProps) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var19 string
-				templ_7745c5c3_Var19, templ_7745c5c3_Err = templ.JoinStringErrs(locales.T(ctx, s.Desc.ID, s.Desc.Data))
+				templ_7745c5c3_Var19, templ_7745c5c3_Err = templ.JoinStringErrs(MsgText(ctx, s.Desc))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/chart_latency.templ`, Line: 30, Col: 70}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/chart_latency.templ`, Line: 30, Col: 52}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var19))
 				if templ_7745c5c3_Err != nil {
@@ -432,9 +432,9 @@ func TooltipSparkline(p TooltipSparkProps) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var26 string
-			templ_7745c5c3_Var26, templ_7745c5c3_Err = templ.JoinStringErrs(locales.T(ctx, p.Desc.ID, p.Desc.Data))
+			templ_7745c5c3_Var26, templ_7745c5c3_Err = templ.JoinStringErrs(MsgText(ctx, p.Desc))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/chart_latency.templ`, Line: 52, Col: 66}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/chart_latency.templ`, Line: 52, Col: 48}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var26))
 			if templ_7745c5c3_Err != nil {

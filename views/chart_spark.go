@@ -77,9 +77,14 @@ func coord(v float64) string {
 	return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64)
 }
 
-// msText formats a duration in milliseconds as the tooltip's latency does.
-func msText(d time.Duration) string {
-	return formatMS(float64(d.Microseconds()) / 1000)
+// msText is a duration in milliseconds as the tooltip's latency shows it,
+// one decimal below 10 ms, for MsgText to write in the reader's language.
+func msText(d time.Duration) Decimal {
+	ms := float64(d.Microseconds()) / 1000
+	if ms < 10 {
+		return Decimal{Value: ms, Digits: 1, Upto: true}
+	}
+	return Decimal{Value: ms, Upto: true}
 }
 
 // clockText is a time of day in the zone of the page's clock: the

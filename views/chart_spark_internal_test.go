@@ -41,11 +41,11 @@ func TestUptimeSummaryNeverRoundsUpToPerfect(t *testing.T) {
 		{"nothing-recorded", nil, Message{ID: "ChartUptimeNoData"}},
 		{"a-minute-down-in-a-day-is-not-100",
 			map[domain.State]time.Duration{domain.StateConnected: 24*time.Hour - time.Minute, domain.StateError: time.Minute},
-			Message{ID: "ChartUptimeSummary", Data: map[string]any{"Percent": "99.9"}}},
+			Message{ID: "ChartUptimeSummary", Data: map[string]any{"Percent": Decimal{Value: 99.9, Digits: 1, Upto: true}}}},
 		{"all-connected", map[domain.State]time.Duration{domain.StateConnected: time.Hour},
-			Message{ID: "ChartUptimeSummary", Data: map[string]any{"Percent": "100"}}},
+			Message{ID: "ChartUptimeSummary", Data: map[string]any{"Percent": Decimal{Value: 100, Digits: 1, Upto: true}}}},
 		{"never-connected", map[domain.State]time.Duration{domain.StateDisabled: time.Hour},
-			Message{ID: "ChartUptimeSummary", Data: map[string]any{"Percent": "0"}}},
+			Message{ID: "ChartUptimeSummary", Data: map[string]any{"Percent": Decimal{Value: 0, Digits: 1, Upto: true}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

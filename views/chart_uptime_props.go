@@ -138,7 +138,7 @@ func uptimeSummary(durations map[domain.State]time.Duration) Message {
 	}
 	share := float64(durations[domain.StateConnected]) / float64(total) * 100
 	share = math.Floor(share*10) / 10
-	return Message{ID: "ChartUptimeSummary", Data: map[string]any{"Percent": strconv.FormatFloat(share, 'f', -1, 64)}}
+	return Message{ID: "ChartUptimeSummary", Data: map[string]any{"Percent": Decimal{Value: share, Digits: 1, Upto: true}}}
 }
 
 // uptimeState names a bar's state for CSS; unknown for no history.

@@ -86,11 +86,6 @@ func NewConnectBodyProps(tokens ConnectTokensProps, target domain.ConnectTarget)
 	return ConnectBodyProps{Tokens: tokens, Clients: clients}
 }
 
-// connectTime renders t the same in every language, in UTC.
-func connectTime(t time.Time) string {
-	return t.UTC().Format("2006-01-02 15:04 UTC")
-}
-
 // connectOSKey is the message id naming an OS.
 func connectOSKey(os string) string {
 	switch os {

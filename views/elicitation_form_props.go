@@ -66,8 +66,8 @@ type ElicitationFormProps struct {
 	HostInvalid bool
 	PostURL     string // where the answer goes
 	Fields      []ElicitFieldProps
-	Warnings    []string // where the last answer broke the schema
-	AnywayBox   bool     // offer to send an answer that breaks the schema
+	Warnings    []Message // where the last answer broke the schema (MessageText)
+	AnywayBox   bool      // offer to send an answer that breaks the schema
 	// Preserve keeps the form the page shows, with what the person typed
 	// and where their focus is, when the card or drawer around it is
 	// drawn again. The answer's own redraw (the form with warnings) is
@@ -172,9 +172,9 @@ func ElicitationFormID(idPrefix, question string) string {
 }
 
 // ElicitationOpenProps is the page a URL-mode question's address opens
-// through.
+// through. Dir travels with Lang so an Arabic page reads right to left.
 type ElicitationOpenProps struct {
-	Lang, URL, Host string
+	Lang, Dir, URL, Host string
 }
 
 func elicitMode(p *ElicitationFormProps) string {

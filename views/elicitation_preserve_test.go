@@ -55,7 +55,8 @@ func TestElicitationFormIsPreservedWhileTheQuestionIsTheSame(t *testing.T) {
 // htmx would keep the form on the page and the warnings would never show.
 func TestElicitationFormWithWarningsIsNotPreserved(t *testing.T) {
 	p := views.NewElicitationFormProps(question("q1"), "feed-inv1", "/ui/elicitations/q1")
-	p.Preserve, p.Warnings, p.AnywayBox = false, []string{"/reason: too short"}, true
+	p.Preserve, p.AnywayBox = false, true
+	p.Warnings = []views.Message{views.ViolationAtMessage(domain.Violation{Pointer: "/reason", Key: "SchemaMinLength", Data: map[string]any{"Count": 3}})}
 	doc := renderDrawerPart(t, "en", views.ElicitationForm(p))
 	s := doc.Find(`[data-testid="elicitation-form"]`)
 	if _, ok := s.Attr("hx-preserve"); ok {

@@ -12,7 +12,10 @@ import (
 // anyway, so that an odd answer from the server can be read against them.
 type ArgsNotesProps struct {
 	Defaults []string // property paths, as people read them: "scale", "options.depth"
-	Mismatch []string // "where: what", at most MaxViolations and an ellipsis
+	// Mismatch says where and what, in the page's language (MessageText),
+	// at most MaxViolations; MismatchMore says there were more.
+	Mismatch     []Message
+	MismatchMore bool
 }
 
 // NewArgsNotesProps reads the notes off one invocation.
@@ -22,11 +25,9 @@ func NewArgsNotesProps(inv domain.Invocation) ArgsNotesProps {
 		p.Defaults = append(p.Defaults, pointerPath(ptr))
 	}
 	for _, v := range inv.Mismatch[:min(len(inv.Mismatch), MaxViolations)] {
-		p.Mismatch = append(p.Mismatch, v.Where()+": "+v.Message)
+		p.Mismatch = append(p.Mismatch, ViolationAtMessage(v))
 	}
-	if len(inv.Mismatch) > MaxViolations {
-		p.Mismatch = append(p.Mismatch, jsonEllipsis)
-	}
+	p.MismatchMore = len(inv.Mismatch) > MaxViolations
 	return p
 }
 

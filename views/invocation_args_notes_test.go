@@ -13,7 +13,10 @@ import (
 func TestCardMarksDefaultsAndMismatch(t *testing.T) {
 	inv := invAt(domain.InvocationSuccess, `{"content":[]}`)
 	inv.Defaults = []string{"/scale", "/opts/a~1b"}
-	inv.Mismatch = []domain.Violation{{Pointer: "/thoughtNumber", Message: "got string, want integer"}, {Message: "<b>root</b>"}}
+	inv.Mismatch = []domain.Violation{
+		{Pointer: "/thoughtNumber", Message: "got string, want integer", Key: "SchemaTypeInteger"},
+		{Message: "missing property '<b>root</b>'", Key: "SchemaRequired", Data: map[string]any{"Names": "<b>root</b>", "Count": 1}},
+	}
 	card := renderCard(t, inv, views.CardInput{})
 
 	var names []string
@@ -29,7 +32,8 @@ func TestCardMarksDefaultsAndMismatch(t *testing.T) {
 		t.Errorf("mismatch role: got %q, want note (it must not interrupt like an alert)", warn.AttrOr("role", ""))
 	}
 	items := warn.Find(`[data-testid="invocation-mismatch-item"]`)
-	if items.Length() != 2 || items.First().Text() != "/thoughtNumber: got string, want integer" || items.Last().Text() != "(root): <b>root</b>" {
+	if items.Length() != 2 || items.First().Text() != "At /thoughtNumber: Must be a whole number" ||
+		items.Last().Text() != "Missing required property: <b>root</b>" {
 		t.Errorf("mismatch items: got %d %q", items.Length(), items.Text())
 	}
 	if warn.Find("b").Length() != 0 {

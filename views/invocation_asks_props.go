@@ -51,7 +51,7 @@ func NewInvocationAsksProps(inv domain.Invocation, cardID string) *InvocationAsk
 	}
 	p := &InvocationAsksProps{TitleID: cardID + "-asks"}
 	for _, a := range inv.Asks {
-		it := AskProps{ISO: a.At.UTC().Format(time.RFC3339Nano), After: duration(max(a.At.Sub(inv.StartedAt), 0)), Outcome: a.Outcome}
+		it := AskProps{ISO: a.At.UTC().Format(time.RFC3339Nano), After: DurationMessage(max(a.At.Sub(inv.StartedAt), 0)), Outcome: a.Outcome}
 		if k, ok := askKinds[a.Method]; ok {
 			it.Kind, it.What = k.kind, Message{ID: k.label}
 		} else {

@@ -170,9 +170,9 @@ func InvocationAsks(p *InvocationAsksProps) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var11 string
-				templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(locales.T(ctx, "InvocationAskAfter", map[string]any{"After": locales.T(ctx, a.After.ID, a.After.Data)}))
+				templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(locales.T(ctx, "InvocationAskAfter", map[string]any{"After": MsgText(ctx, a.After)}))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/invocation_asks.templ`, Line: 17, Col: 187}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/invocation_asks.templ`, Line: 17, Col: 168}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var11))
 				if templ_7745c5c3_Err != nil {

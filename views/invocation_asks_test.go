@@ -97,7 +97,7 @@ func TestAsksAreTranslated(t *testing.T) {
 	inv.Asks = []domain.AskRecord{{Method: domain.MethodElicit, At: testNow.Add(2 * time.Second), Outcome: domain.AskFailed, Detail: "x"}}
 	for lang, want := range map[string]string{
 		"en":      "Asked for input|2.0 s into the call|failed: x",
-		"pt-BR":   "Pediu informações|2.0 s após o início da chamada|falhou: x",
+		"pt-BR":   "Pediu informações|2,0 s após o início da chamada|falhou: x",
 		"zh-Hans": "请求输入|调用开始后 2.0 秒|失败：x",
 	} {
 		doc := renderDrawerPart(t, lang, views.InvocationAsks(views.NewInvocationAsksProps(inv, "c")))

@@ -187,7 +187,7 @@ func TestCardHTMLBounds(t *testing.T) {
 				t.Errorf("items shown: got %d, want %d", n, views.MaxContentItems)
 			}
 			more := doc.Find(`[data-testid="content-more-items"]`)
-			if got := strings.TrimSpace(more.Text()); !strings.HasPrefix(got, "99900 more items not shown.") {
+			if got := strings.TrimSpace(more.Text()); !strings.HasPrefix(got, "99,900 more items not shown.") {
 				t.Errorf("more items: got %q", got)
 			}
 			if href, _ := more.Find("a[download]").Attr("href"); href != "/copy?part=result&download=1" {

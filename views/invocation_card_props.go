@@ -64,12 +64,13 @@ type InvocationCardProps struct {
 	Icon     templ.SafeURL // a checked data: image, or empty for the generic icon
 	Server   string
 	Duration *Message
-	// Started is the call's start as HH:MM:SS in the server's zone, and
-	// StartedAt the same instant as RFC 3339 and in Unix milliseconds:
+	// Started is the call's start, shown as HH:MM:SS in UTC in the digits
+	// of the page's language (every page of a language renders the same),
+	// and StartedAt the same instant as RFC 3339 and in Unix milliseconds:
 	// cards.js rewrites the text in the reader's zone and counts a
 	// running call's elapsed seconds from it.
-	Started, StartedAt string
-	StartedMs          string
+	Started              time.Time
+	StartedAt, StartedMs string
 	// CanRerun offers Re-run and Edit and re-run: every finished call can
 	// be sent again, as it was or with its arguments edited in the form.
 	CanRerun bool
@@ -193,12 +194,12 @@ func NewInvocationCardProps(inv domain.Invocation, in CardInput) InvocationCardP
 		p.Icon = toolIcon(in.Tool.IconURLs)
 	}
 	if !inv.StartedAt.IsZero() {
-		p.Started = inv.StartedAt.Local().Format(time.TimeOnly)
+		p.Started = inv.StartedAt
 		p.StartedAt = inv.StartedAt.UTC().Format(time.RFC3339Nano)
 		p.StartedMs = strconv.FormatInt(inv.StartedAt.UnixMilli(), 10)
 	}
 	if inv.Status.Final() && !inv.EndedAt.IsZero() {
-		d := duration(inv.EndedAt.Sub(inv.StartedAt))
+		d := DurationMessage(inv.EndedAt.Sub(inv.StartedAt))
 		p.Duration = &d
 	}
 	if in.URLs.Raw != nil {
@@ -274,12 +275,23 @@ func newProgress(pr domain.Progress) *ProgressProps {
 
 func fmtNum(f float64) string { return strings.TrimSuffix(fmt.Sprintf("%g", f), ".0") }
 
-// duration says how long a call took, in the unit people expect.
-func duration(d time.Duration) Message {
-	if d < time.Second {
+// DurationMessage says how long a call took, in the unit people expect: "250
+// ms", "2.0 s", "3 min 5 s", "2 h 5 min". Render it with MsgText, which
+// writes its numbers in the reader's language.
+func DurationMessage(d time.Duration) Message {
+	switch {
+	case d < time.Second:
 		return Message{ID: "InvocationDurationMs", Data: map[string]any{"Ms": d.Milliseconds()}}
+	case d < time.Minute:
+		return Message{ID: "InvocationDurationS", Data: map[string]any{"Seconds": Decimal{Value: d.Seconds(), Digits: 1}}}
+	case d < time.Hour:
+		secs := int64(d.Round(time.Second) / time.Second)
+		return Message{ID: "FormatDurationMinSec", Data: map[string]any{
+			"Minutes": Decimal{Value: float64(secs / 60)}, "Seconds": Decimal{Value: float64(secs % 60)}}}
 	}
-	return Message{ID: "InvocationDurationS", Data: map[string]any{"Seconds": fmt.Sprintf("%.1f", d.Seconds())}}
+	mins := int64(d.Round(time.Minute) / time.Minute)
+	return Message{ID: "FormatDurationHourMin", Data: map[string]any{
+		"Hours": Decimal{Value: float64(mins / 60)}, "Minutes": Decimal{Value: float64(mins % 60)}}}
 }
 
 // toolIcon takes the first icon only when it is an embedded raster image:

@@ -10,12 +10,15 @@ import (
 // StructuredProps is a result's structuredContent, indented and coloured,
 // with whether it conforms to the tool's outputSchema.
 type StructuredProps struct {
-	JSON       string // the indented text (View.Text)
-	View       JSONViewProps
-	Cut        bool   // a cap of the JSON view cut JSON
-	RawURL     string // the whole result, downloaded
-	Invalid    bool
-	Violations []string
+	JSON    string // the indented text (View.Text)
+	View    JSONViewProps
+	Cut     bool   // a cap of the JSON view cut JSON
+	RawURL  string // the whole result, downloaded
+	Invalid bool
+	// Violations say where and what, in the page's language (MessageText),
+	// at most MaxViolations; ViolationsMore says there were more.
+	Violations     []Message
+	ViolationsMore bool
 	// SchemaOK reports that the tool declares an outputSchema and the
 	// result was checked against it and passed.
 	SchemaOK bool
@@ -36,11 +39,9 @@ func NewStructuredProps(raw json.RawMessage, violations []domain.Violation, chec
 	if len(violations) > 0 {
 		s.Invalid = true
 		for _, v := range violations[:min(len(violations), MaxViolations)] {
-			s.Violations = append(s.Violations, v.Where()+": "+v.Message)
+			s.Violations = append(s.Violations, ViolationAtMessage(v))
 		}
-		if len(violations) > MaxViolations {
-			s.Violations = append(s.Violations, jsonEllipsis)
-		}
+		s.ViolationsMore = len(violations) > MaxViolations
 	}
 	s.SchemaOK = checked && !s.Invalid
 	return s

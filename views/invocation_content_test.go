@@ -79,9 +79,9 @@ func TestContentTypes(t *testing.T) {
 func TestStructuredContentSchemaWarning(t *testing.T) {
 	tool := &domain.Tool{Name: "echo", OutputSchema: []byte(`{"type":"object"}`)}
 	inv := invAt(domain.InvocationSuccess, `{"content":[],"structuredContent":{"temperature":"hot"}}`)
-	inv.OutputViolations = []domain.Violation{{Pointer: "/temperature", Message: "want number"}}
+	inv.OutputViolations = []domain.Violation{{Pointer: "/temperature", Message: "want number", Key: "SchemaTypeNumber"}}
 	card := renderCard(t, inv, views.CardInput{Tool: tool})
-	if got := card.Find(`[data-testid="content-schema-warning"]`).Text(); !strings.Contains(got, "/temperature: want number") {
+	if got := card.Find(`[data-testid="content-schema-warning"]`).Text(); !strings.Contains(got, "At /temperature: Must be a number") {
 		t.Errorf("schema warning: got %q", got)
 	}
 	inv.OutputViolations = nil

@@ -11,7 +11,7 @@ import (
 // form saved unchanged never pins the shown language.
 func TestLanguageSwitcherMarksBrowserLanguage(t *testing.T) {
 	for _, tt := range []struct{ chosen, want string }{
-		{"", views.LangAuto}, {"fr", views.LangAuto}, {"en", "en"}, {"zh-Hans", "zh-Hans"},
+		{"", views.LangAuto}, {"ko", views.LangAuto}, {"fr", "fr"}, {"ar", "ar"}, {"en", "en"}, {"zh-Hans", "zh-Hans"},
 	} {
 		p := views.NewPreferencesProps("/p", "", tt.chosen)
 		if p.Langs[0].Value != views.LangAuto || p.Langs[0].Label.ID != "LangAuto" {

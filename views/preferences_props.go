@@ -8,7 +8,7 @@ var Themes = []string{"system", "light", "dark"}
 
 // Languages are the accepted values of the "lang" preference, in the
 // order the switcher lists them; they match locales.Supported.
-var Languages = []string{"en", "pt-BR", "zh-Hans"}
+var Languages = []string{"en", "pt-BR", "zh-Hans", "es", "de", "fr", "ja", "ar"}
 
 // LangAuto is the switcher's value for "no language of my own": the
 // stored choice is cleared and Accept-Language decides again.

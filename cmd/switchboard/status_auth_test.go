@@ -51,7 +51,7 @@ func TestStatusLineSaysWhereSignInStands(t *testing.T) {
 			"● gh\tsign-in failed\tbad\\x1b[2J"},
 	}
 	for _, tt := range tests {
-		if got := statusLine(tt.in, now); got != tt.want {
+		if got := statusLine(english, tt.in, now); got != tt.want {
 			t.Errorf("%s: statusLine = %q, want %q", tt.name, got, tt.want)
 		}
 	}

@@ -28,7 +28,7 @@ func TestStatusLine(t *testing.T) {
 		{"auto-disabled", handlers.StatusDTO{ServerName: "z", State: "disabled", DisabledReason: str("auto"), Attempt: 5}, "● z\tdisabled\tafter 5 failures; enable it to retry"},
 	}
 	for _, tt := range tests {
-		if got := statusLine(tt.in, now); got != tt.want {
+		if got := statusLine(english, tt.in, now); got != tt.want {
 			t.Errorf("%s: statusLine = %q, want %q", tt.name, got, tt.want)
 		}
 	}

@@ -41,9 +41,9 @@ func TestStatusLineEscapesEveryField(t *testing.T) {
 	hostile := "x\x1b]0;t\x07\n● forged\tconnected\u202e"
 	str := func(s string) *string { return &s }
 	lines := []string{
-		statusLine(handlers.StatusDTO{ServerName: hostile, State: "connected", ToolCount: 1}, now),
-		statusLine(handlers.StatusDTO{ServerName: "e", State: "error", ErrorCategory: str(hostile)}, now),
-		statusLine(handlers.StatusDTO{ServerName: "s", State: hostile}, now),
+		statusLine(english, handlers.StatusDTO{ServerName: hostile, State: "connected", ToolCount: 1}, now),
+		statusLine(english, handlers.StatusDTO{ServerName: "e", State: "error", ErrorCategory: str(hostile)}, now),
+		statusLine(english, handlers.StatusDTO{ServerName: "s", State: hostile}, now),
 	}
 	for _, line := range lines {
 		for _, r := range line {

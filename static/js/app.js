@@ -96,18 +96,21 @@
 
   // place pins a tooltip to its chip with fixed positioning, so no
   // scrolling header or table clips it, and keeps it inside the viewport:
-  // shifted left at the right edge, flipped above at the bottom. The
+  // shifted back at the far edge, flipped above at the bottom. The
   // position goes through custom properties (CSSOM, which the CSP allows);
   // on narrow screens the stylesheet ignores them and docks the tooltip to
-  // the bottom edge instead.
+  // the bottom edge instead. --tip-x is the distance from the start edge
+  // (inset-inline-start), so in a right-to-left page it counts from the
+  // right and the tooltip lines up with the chip's right side.
   function place(chip, tip) {
     var anchor = chip.getBoundingClientRect();
     var vw = document.documentElement.clientWidth, vh = document.documentElement.clientHeight;
     var w = tip.offsetWidth, h = tip.offsetHeight;
-    var left = Math.max(8, Math.min(anchor.left, vw - 8 - w));
+    var start = getComputedStyle(tip).direction === 'rtl' ? vw - anchor.right : anchor.left;
+    var x = Math.max(8, Math.min(start, vw - 8 - w));
     var top = anchor.bottom + 6;
     if (top + h > vh - 8 && anchor.top - 6 - h >= 8) top = anchor.top - 6 - h;
-    tip.style.setProperty('--tip-x', left + 'px');
+    tip.style.setProperty('--tip-x', x + 'px');
     tip.style.setProperty('--tip-y', top + 'px');
   }
 

@@ -103,10 +103,23 @@
     document.querySelectorAll('.call.call-fresh').forEach(function (li) { li.classList.remove('call-fresh'); });
   }
 
+  // pluralText words n with the template of its plural category: the page
+  // holds one per probe count, and the probe in n's category (by the
+  // browser's CLDR rules for the page's language) lends its template.
+  function pluralText(b, n) {
+    var forms = {};
+    try { forms = JSON.parse(b.dataset.plural || '{}'); } catch (e) { forms = {}; }
+    var rules = new Intl.PluralRules(document.documentElement.lang || undefined);
+    var cat = rules.select(n);
+    var probe = Object.keys(forms).filter(function (p) { return rules.select(Number(p)) === cat; })[0];
+    var t = forms[probe] || forms['100'] || '';
+    return t.split(b.dataset.sentinel).join(new Intl.NumberFormat(document.documentElement.lang || undefined).format(n));
+  }
+
   function showNew(n) {
     var b = newButton();
     if (!b) { return; }
-    b.textContent = n === 1 ? b.dataset.one : (b.dataset.other || '').split(b.dataset.sentinel).join(String(n));
+    b.textContent = pluralText(b, n);
     b.hidden = false;
   }
 

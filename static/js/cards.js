@@ -168,6 +168,22 @@
     }
   }
 
+  // elapsedFormat writes seconds with one decimal as the page's language
+  // does ("4.1" in English, "4,1" in German, "٤٫١" in Arabic), as the
+  // server writes durations.
+  var secsFormat = null;
+  function elapsedFormat() {
+    if (!secsFormat) {
+      try {
+        secsFormat = new Intl.NumberFormat(document.documentElement.lang || undefined,
+          { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+      } catch (err) {
+        secsFormat = { format: function (n) { return n.toFixed(1); } };
+      }
+    }
+    return secsFormat;
+  }
+
   // tickElapsed appends a running call's elapsed seconds to its progress
   // numbers ("2 / 5 · 40 % · 4.1 s"), counted from its start time. The
   // server's part of the text is kept in data-base, so each tick rewrites
@@ -181,7 +197,7 @@
       if (!t) { continue; }
       if (!el.hasAttribute('data-base')) { el.setAttribute('data-base', el.textContent.trim()); }
       var secs = Math.max(0, (Date.now() - Number(t.getAttribute('data-started-ms'))) / 1000);
-      var elapsed = (el.getAttribute('data-elapsed-format') || '{s} s').replace('{s}', secs.toFixed(1));
+      var elapsed = (el.getAttribute('data-elapsed-format') || '{s} s').replace('{s}', elapsedFormat().format(secs));
       var base = el.getAttribute('data-base');
       var next = base ? base + ' · ' + elapsed : elapsed;
       if (el.textContent !== next) { el.textContent = next; }

@@ -1,6 +1,8 @@
-// connect.js: the Connect page's copy buttons. A button names the element
-// whose text it copies (data-copy-target); "Copied" is announced in the
-// button's status region and the button is marked for a moment.
+// connect.js: the Connect page's copy buttons and dates. A button names
+// the element whose text it copies (data-copy-target); "Copied" is
+// announced in the button's status region and the button is marked for a
+// moment. Dates arrive as <time> in UTC, written in the page's language;
+// they are shown in the reader's own time zone.
 (function () {
   'use strict';
 
@@ -38,5 +40,23 @@
     ta.select();
     try { document.execCommand('copy'); } finally { ta.remove(); }
     return Promise.resolve();
+  }
+
+  // localTimes writes each date of the page (a session's start, a token's
+  // creation and last use) in the reader's zone, in the page's language.
+  function localTimes(root) {
+    if (!root || !root.querySelectorAll) { return; }
+    var f = new Intl.DateTimeFormat(document.documentElement.lang || undefined, { dateStyle: 'medium', timeStyle: 'short' });
+    root.querySelectorAll('time[data-local="datetime"]').forEach(function (t) {
+      var d = new Date(t.getAttribute('datetime'));
+      if (!isNaN(d.getTime())) { t.textContent = f.format(d); }
+    });
+  }
+
+  document.addEventListener('htmx:load', function (e) { localTimes(e.target); });
+  if (document.readyState === 'loading') {
+    document.addEventListener('DOMContentLoaded', function () { localTimes(document.body); });
+  } else {
+    localTimes(document.body);
   }
 })();

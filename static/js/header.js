@@ -25,12 +25,15 @@
     return panel.classList.contains('open');
   }
 
-  // placeSettings pins the popover under its button, at the right edge.
+  // placeSettings pins the popover under its button, lined up with the
+  // button's end edge: --settings-end feeds inset-inline-end, which is the
+  // right in English and the left in a right-to-left page.
   function placeSettings(panel, btn) {
     var r = btn.getBoundingClientRect();
     var vw = document.documentElement.clientWidth;
+    var end = getComputedStyle(panel).direction === 'rtl' ? r.left : vw - r.right;
     panel.style.setProperty('--settings-top', Math.round(r.bottom + 6) + 'px');
-    panel.style.setProperty('--settings-right', Math.max(8, Math.round(vw - r.right)) + 'px');
+    panel.style.setProperty('--settings-end', Math.max(8, Math.round(end)) + 'px');
   }
 
   function onOpened(panel, btn) {

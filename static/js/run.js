@@ -343,6 +343,8 @@
     var tab = e.target.closest('[role="tab"]');
     if (tab && d.contains(tab)) {
       var next = null;
+      // Two tabs that wrap: forward and back both reach the other one, so
+      // either arrow is right in either reading direction (Arabic too).
       if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') next = tab.getAttribute('data-run-tab') === 'form' ? 'raw' : 'form';
       else if (e.key === 'Home') next = 'form';
       else if (e.key === 'End') next = 'raw';
