@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -68,9 +69,12 @@ func TestLanguagePersists(t *testing.T) {
 	const sel = `[data-testid="header"] [data-testid="lang-switch"]`
 	var langs []string
 	waitFor(t, page, sel, "language switcher")
-	evalJSON(t, page, `sel => JSON.stringify([...document.querySelector(sel).options].map(o => o.value))`, sel, &langs)
-	if len(langs) != 4 || langs[0] != "auto" {
-		t.Errorf("language options: got %q, want browser language (auto) and the three languages", langs)
+	evalJSON(t, page, `sel => JSON.stringify([...document.querySelector(sel).options].map(o => o.value + "=" + o.textContent.trim()))`, sel, &langs)
+	// Each language is listed in its own name, whatever the page's language.
+	want := []string{"en=English", "pt-BR=Português (Brasil)", "zh-Hans=简体中文", "es=Español", "de=Deutsch",
+		"fr=Français", "ja=日本語", "ar=العربية"}
+	if len(langs) != len(want)+1 || !strings.HasPrefix(langs[0], "auto=") || !slices.Equal(langs[1:], want) {
+		t.Errorf("language options: got %q, want browser language (auto) and %q", langs, want)
 	}
 	choose(t, page, sel, "pt")
 	waitFor(t, page, `html[lang="pt-BR"]`, "language saved and page reloaded")

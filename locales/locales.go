@@ -76,8 +76,10 @@ func parseLanguage(tag language.Tag) (*i18n.Bundle, error) {
 }
 
 // Load returns a catalogue of the embedded message files. English, the
-// fallback of every other language, is parsed here, so a broken file
-// fails at start; the others are parsed when a page first asks for them.
+// language a page falls back to when none of its preferences is
+// supported, is parsed here, so a broken file fails at start; the others
+// are parsed when a page first asks for them (TestCatalogsAreComplete
+// parses every one).
 // Each catalogue has memos of its own.
 func Load() (*Catalog, error) {
 	if _, err := bundles[0](); err != nil {
@@ -92,9 +94,20 @@ func Load() (*Catalog, error) {
 
 // Localizer translates for one language.
 type Localizer struct {
-	l    *i18n.Localizer
-	tag  language.Tag
-	memo *memo // shared by every localizer of tag
+	l     *i18n.Localizer
+	tag   language.Tag
+	memo  *memo // shared by every localizer of tag
+	plain bool  // no bidi isolate marks: see Plain
+}
+
+// Plain returns a localizer of the same language whose texts carry no
+// bidi isolate marks, for a terminal: it has no bidi algorithm for them to
+// guide, and a value copied from it (a path, a URL to register) must not
+// carry invisible characters. Its texts are not remembered.
+func (l *Localizer) Plain() *Localizer {
+	p := *l
+	p.plain = true
+	return &p
 }
 
 // Localizer picks the best supported language for the preferences given,
@@ -147,6 +160,10 @@ var (
 // value are remembered for the language (memo.go), since a page repeats
 // them on every row.
 func (l *Localizer) T(id string, data map[string]any) string {
+	if l.plain {
+		s, _ := l.translate(id, data)
+		return s
+	}
 	k, memoized := memoKeyOf(id, data)
 	if memoized {
 		if s, ok := l.memo.lookup(k); ok {
@@ -163,7 +180,7 @@ func (l *Localizer) T(id string, data map[string]any) string {
 // translate asks go-i18n for id's text and reports whether it found it.
 func (l *Localizer) translate(id string, data map[string]any) (string, bool) {
 	cfg := &i18n.LocalizeConfig{}
-	if l.Dir() == "rtl" {
+	if l.Dir() == "rtl" && !l.plain {
 		data = isolated(data)
 	}
 	if n, ok := data["Count"]; ok {
@@ -192,8 +209,8 @@ func isolated(data map[string]any) map[string]any {
 	var out map[string]any
 	for k, v := range data {
 		s, ok := v.(string)
-		if !ok || s == "" {
-			continue
+		if !ok || s == "" || k == "Count" {
+			continue // a count in text still chooses the plural form
 		}
 		if out == nil {
 			out = make(map[string]any, len(data))

@@ -27,7 +27,7 @@ var dateTimeLayouts = map[string]string{
 	"de":      "02.01.2006, 15:04 UTC",
 	"fr":      "02/01/2006 15:04 UTC",
 	"ja":      "2006/01/02 15:04 UTC",
-	"ar":      "02/01/2006، 15:04 UTC",
+	"ar":      "02\u200f/01\u200f/2006، 15:04 UTC", // right-to-left marks keep day, month, year in reading order
 }
 
 // DateTimeText is t's date and minute in UTC as the reader's language

@@ -33,7 +33,7 @@ func TestFormatTextPerLanguage(t *testing.T) {
 		"en": {"2026-12-02 08:07 UTC", "08:07", "08:07:05", "1,234,567", "1.5"},
 		"de": {"02.12.2026, 08:07 UTC", "08:07", "08:07:05", "1.234.567", "1,5"},
 		"ja": {"2026/12/02 08:07 UTC", "08:07", "08:07:05", "1,234,567", "1.5"},
-		"ar": {"٠٢/١٢/٢٠٢٦، ٠٨:٠٧ UTC", "٠٨:٠٧", "٠٨:٠٧:٠٥", "١٬٢٣٤٬٥٦٧", "١٫٥"},
+		"ar": {"٠٢\u200f/١٢\u200f/٢٠٢٦، ٠٨:٠٧ UTC", "٠٨:٠٧", "٠٨:٠٧:٠٥", "١٬٢٣٤٬٥٦٧", "١٫٥"},
 	} {
 		ctx := langCtx(t, lang)
 		got := want{views.DateTimeText(ctx, at), views.ClockText(ctx, at, false), views.ClockText(ctx, at, true),
@@ -59,6 +59,9 @@ func TestDurationTextPerLanguage(t *testing.T) {
 		{2 * time.Second, map[string]string{"en": "2.0 s", "de": "2,0 s"}},
 		{185 * time.Second, map[string]string{"en": "3 min 5 s", "de": "3 min 5 s", "ja": "3分5秒", "ar": "٣ د ٥ ث"}},
 		{3*time.Hour + 5*time.Minute, map[string]string{"en": "3 h 5 min", "de": "3 h 5 min", "ja": "3時間5分", "ar": "٣ س ٥ د"}},
+		// The unit is chosen after rounding: never "60.0 s" or "60 min 0 s".
+		{59960 * time.Millisecond, map[string]string{"en": "1 min 0 s"}},
+		{time.Hour - 400*time.Millisecond, map[string]string{"en": "1 h 0 min"}},
 	}
 	for _, c := range cases {
 		for lang, want := range c.want {

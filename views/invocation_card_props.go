@@ -279,12 +279,14 @@ func fmtNum(f float64) string { return strings.TrimSuffix(fmt.Sprintf("%g", f), 
 // ms", "2.0 s", "3 min 5 s", "2 h 5 min". Render it with MsgText, which
 // writes its numbers in the reader's language.
 func DurationMessage(d time.Duration) Message {
+	// Each unit is chosen after rounding to what it shows, so 59.96 s
+	// reads "1 min 0 s", not "60.0 s".
 	switch {
 	case d < time.Second:
 		return Message{ID: "InvocationDurationMs", Data: map[string]any{"Ms": d.Milliseconds()}}
-	case d < time.Minute:
+	case d.Round(100*time.Millisecond) < time.Minute:
 		return Message{ID: "InvocationDurationS", Data: map[string]any{"Seconds": Decimal{Value: d.Seconds(), Digits: 1}}}
-	case d < time.Hour:
+	case d.Round(time.Second) < time.Hour:
 		secs := int64(d.Round(time.Second) / time.Second)
 		return Message{ID: "FormatDurationMinSec", Data: map[string]any{
 			"Minutes": Decimal{Value: float64(secs / 60)}, "Seconds": Decimal{Value: float64(secs % 60)}}}

@@ -71,4 +71,3 @@ func TestMessageTextTranslatesNestedMessages(t *testing.T) {
 		t.Error("MessageText wrote to the message's data, which renders share")
 	}
 }
-

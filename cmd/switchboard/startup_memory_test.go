@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"os"
+	"runtime/debug"
 	"testing"
 	"time"
 
@@ -70,5 +72,22 @@ func TestConnectingSet(t *testing.T) {
 		if got := c.note(step.sts); got != step.idle {
 			t.Fatalf("after %v: idle %v, want %v", step.sts, got, step.idle)
 		}
+	}
+}
+
+// Once the burst is handed back, the collector runs at idleGCPercent,
+// unless the person set GOGC, which stays theirs.
+func TestReleaseLowersTheCollectorsAllowance(t *testing.T) {
+	restore := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(restore)
+	t.Setenv("GOGC", "100")
+	releaseStartupBurst()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("with GOGC set: collector at %d%%, want the person's 100%%", got)
+	}
+	os.Unsetenv("GOGC") // t.Setenv restores it afterwards
+	releaseStartupBurst()
+	if got := debug.SetGCPercent(100); got != idleGCPercent {
+		t.Errorf("without GOGC: collector at %d%%, want %d%%", got, idleGCPercent)
 	}
 }

@@ -56,6 +56,9 @@ func runStatus(ctx context.Context, args []string, getenv func(string) string, s
 		}
 	}
 	token, err := statusToken(*f.data, *f.tokenFile, getenv)
+	if nt := (*noTokenError)(nil); errors.As(err, &nt) {
+		return statusError(l, "StatusCliErrNoToken", map[string]any{"Dir": nt.dir}, err)
+	}
 	if err != nil {
 		return fmt.Errorf("status: %w", err)
 	}

@@ -28,7 +28,7 @@ func cliLocalizer(flagLang string, getenv func(string) string) *locales.Localize
 	if tag == "" {
 		tag = "en"
 	}
-	return c.Localizer(tag)
+	return c.Localizer(tag).Plain()
 }
 
 // posixLanguage turns the first set one of LC_ALL, LC_MESSAGES and LANG

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -188,5 +190,21 @@ func TestStatusArabicLineKeepsIsolates(t *testing.T) {
 		if strings.Contains(line, "U+20") {
 			t.Errorf("%q shows an escaped bidi mark", line)
 		}
+	}
+}
+
+// With no instance in the data directory, the command says so in the
+// environment's language.
+func TestStatusNoTokenIsLocalized(t *testing.T) {
+	dir := t.TempDir()
+	env := func(k string) string {
+		if k == "LANG" {
+			return "de_DE.UTF-8"
+		}
+		return ""
+	}
+	err := runStatus(context.Background(), []string{"--data", dir}, env, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "kein Zugriffstoken in "+dir) || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("runStatus in an empty data directory = %v, want the German no-token error wrapping ErrNotExist", err)
 	}
 }

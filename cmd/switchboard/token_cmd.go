@@ -83,6 +83,19 @@ func shellQuote(s string) string {
 	return s
 }
 
+// noTokenError says the data directory has no token file: no instance
+// has run there. `switchboard status` says it in the person's language.
+type noTokenError struct {
+	dir string
+	err error
+}
+
+func (e *noTokenError) Error() string {
+	return fmt.Sprintf("no access token in %s: is Switchboard running with --data %s? (or pass --token-file or SWITCHBOARD_TOKEN)", e.dir, e.dir)
+}
+
+func (e *noTokenError) Unwrap() error { return e.err }
+
 // statusToken finds the token of the instance `switchboard status` asks:
 // the host app's (SWITCHBOARD_TOKEN, --token-file), else the data
 // directory's. It never creates one: no token file means no instance.
@@ -97,7 +110,7 @@ func statusToken(data, file string, getenv func(string) string) (string, error) 
 	}
 	tok, err := readOwnTokenFile(filepath.Join(dir, tokenFileName))
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("no access token in %s: is Switchboard running with --data %s? (or pass --token-file or SWITCHBOARD_TOKEN)", dir, dir)
+		return "", &noTokenError{dir: dir, err: err}
 	}
 	return tok, err
 }
