@@ -8,21 +8,24 @@ import (
 	"golang.org/x/text/number"
 )
 
-// printers holds one x/text printer per language, made on first use.
+// printers holds one x/text printer per language, made on first use: a
+// printer looks up its language's number patterns when made.
 var printers sync.Map // language tag -> *message.Printer
 
-func printerFor(tag language.Tag) *message.Printer {
-	if p, ok := printers.Load(tag); ok {
+// Printer returns the x/text printer of a language (a BCP 47 tag, as
+// Localizer.Lang gives), for numbers written as that language writes them.
+func Printer(lang string) *message.Printer {
+	if p, ok := printers.Load(lang); ok {
 		return p.(*message.Printer)
 	}
-	p, _ := printers.LoadOrStore(tag, message.NewPrinter(tag))
+	p, _ := printers.LoadOrStore(lang, message.NewPrinter(language.Make(lang)))
 	return p.(*message.Printer)
 }
 
 // Number writes n as the language writes whole numbers: "1,234" in
 // English, "1.234" in German, "١٬٢٣٤" in Arabic.
 func (l *Localizer) Number(n int64) string {
-	return printerFor(l.tag).Sprint(number.Decimal(n))
+	return Printer(l.Lang()).Sprint(number.Decimal(n))
 }
 
 // withCountText returns data with its whole-number Count written in the

@@ -66,7 +66,7 @@ type ElicitationFormProps struct {
 	HostInvalid bool
 	PostURL     string // where the answer goes
 	Fields      []ElicitFieldProps
-	Warnings    []Message // where the last answer broke the schema (MessageText)
+	Warnings    []Message // where the last answer broke the schema (MsgText)
 	AnywayBox   bool      // offer to send an answer that breaks the schema
 	// Preserve keeps the form the page shows, with what the person typed
 	// and where their focus is, when the card or drawer around it is

@@ -391,9 +391,9 @@ func ElicitationForm(p *ElicitationFormProps) templ.Component {
 							return templ_7745c5c3_Err
 						}
 						var templ_7745c5c3_Var22 string
-						templ_7745c5c3_Var22, templ_7745c5c3_Err = templ.JoinStringErrs(MessageText(ctx, w))
+						templ_7745c5c3_Var22, templ_7745c5c3_Err = templ.JoinStringErrs(MsgText(ctx, w))
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/elicitation_form.templ`, Line: 57, Col: 34}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/elicitation_form.templ`, Line: 57, Col: 30}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var22))
 						if templ_7745c5c3_Err != nil {

@@ -6,7 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 	"golang.org/x/text/number"
 
@@ -85,17 +84,8 @@ func decimalIn(lang string, f float64, digits int) string {
 	return printer(lang).Sprint(number.Decimal(f, number.MaxFractionDigits(digits), number.MinFractionDigits(0)))
 }
 
-// printers are made once per language: a printer looks up its language's
-// number patterns when made.
-var printers sync.Map // language tag -> *message.Printer
-
-func printer(lang string) *message.Printer {
-	if p, ok := printers.Load(lang); ok {
-		return p.(*message.Printer)
-	}
-	p, _ := printers.LoadOrStore(lang, message.NewPrinter(language.Make(lang)))
-	return p.(*message.Printer)
-}
+// printer is the language's number printer, shared with locales.
+func printer(lang string) *message.Printer { return locales.Printer(lang) }
 
 // digitSets are the ten digits of each language that does not write
 // 0–9, taken from x/text's number data so dates and numbers agree.
@@ -153,9 +143,11 @@ type Digits string
 
 // MsgText translates m, writing each Decimal, Digits and whole number but
 // Count in its data in the reader's language first, and translating each
-// Message among them (as MessageText in violation.go does, which it could
-// replace). Formatted values are strings, so a message with one of
-// them is still remembered per language by locales' memo.
+// Message among them: a violation's own text goes inside "At /path: …"
+// that way, in the same language, without the handler that built it
+// knowing the language. Formatted values are strings, so a message with
+// one of them is still remembered per language by locales' memo. m.Data
+// may be shared by concurrent renders; it is never written to.
 func MsgText(ctx context.Context, m Message) string {
 	l := locales.FromContext(ctx)
 	data, copied := m.Data, false

@@ -12,7 +12,7 @@ import (
 // anyway, so that an odd answer from the server can be read against them.
 type ArgsNotesProps struct {
 	Defaults []string // property paths, as people read them: "scale", "options.depth"
-	// Mismatch says where and what, in the page's language (MessageText),
+	// Mismatch says where and what, in the page's language (MsgText),
 	// at most MaxViolations; MismatchMore says there were more.
 	Mismatch     []Message
 	MismatchMore bool

@@ -15,7 +15,7 @@ type StructuredProps struct {
 	Cut     bool   // a cap of the JSON view cut JSON
 	RawURL  string // the whole result, downloaded
 	Invalid bool
-	// Violations say where and what, in the page's language (MessageText),
+	// Violations say where and what, in the page's language (MsgText),
 	// at most MaxViolations; ViolationsMore says there were more.
 	Violations     []Message
 	ViolationsMore bool

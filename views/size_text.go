@@ -3,8 +3,6 @@ package views
 import (
 	"context"
 
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 	"golang.org/x/text/number"
 
 	"github.com/switchboard-mcp/switchboard/locales"
@@ -28,7 +26,7 @@ func SizeText(ctx context.Context, n int64) string {
 	l := locales.FromContext(ctx)
 	for _, u := range sizeUnits {
 		if n >= u.bytes {
-			p := message.NewPrinter(language.Make(l.Lang()))
+			p := locales.Printer(l.Lang())
 			v := p.Sprint(number.Decimal(float64(n)/float64(u.bytes), number.MaxFractionDigits(1)))
 			return l.T(u.id, map[string]any{"Size": v})
 		}

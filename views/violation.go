@@ -1,11 +1,7 @@
 package views
 
 import (
-	"context"
-	"maps"
-
 	"github.com/switchboard-mcp/switchboard/domain"
-	"github.com/switchboard-mcp/switchboard/locales"
 )
 
 // ViolationMessage is a schema violation in words a page can translate:
@@ -29,25 +25,4 @@ func ViolationAtMessage(v domain.Violation) Message {
 		return m
 	}
 	return Message{ID: "SchemaViolationAt", Data: map[string]any{"Path": v.Pointer, "Message": m}}
-}
-
-// MessageText translates m, translating first each Message among its
-// values: a violation's own text goes inside "At /path: …" that way, in
-// the same language, without the handler that built it knowing the
-// language.
-func MessageText(ctx context.Context, m Message) string {
-	data, cloned := m.Data, false
-	for k, v := range m.Data {
-		inner, ok := v.(Message)
-		if !ok {
-			continue
-		}
-		if !cloned {
-			// m.Data may be shared by concurrent renders; it is never
-			// written to.
-			data, cloned = maps.Clone(m.Data), true
-		}
-		data[k] = MessageText(ctx, inner)
-	}
-	return locales.T(ctx, m.ID, data)
 }

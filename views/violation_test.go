@@ -54,7 +54,7 @@ func TestViolationsAreSaidInThePagesLanguage(t *testing.T) {
 
 // The run form's messages hold a violation's message inside their own
 // ("At /n: …"): both are said in the page's language.
-func TestMessageTextTranslatesNestedMessages(t *testing.T) {
+func TestMsgTextTranslatesNestedMessages(t *testing.T) {
 	cat, err := locales.Load()
 	if err != nil {
 		t.Fatal(err)
@@ -63,11 +63,11 @@ func TestMessageTextTranslatesNestedMessages(t *testing.T) {
 	m := views.Message{ID: "RunViolationAt", Data: data}
 	for lang, want := range map[string]string{"de": "Bei /n: Muss mindestens 5 sein", "ar": "عند /n: يجب ألا يقل عن 5"} {
 		ctx := locales.WithLocalizer(context.Background(), cat.Localizer(lang))
-		if got := unisolated(views.MessageText(ctx, m)); got != want {
+		if got := unisolated(views.MsgText(ctx, m)); got != want {
 			t.Errorf("%s: got %q, want %q", lang, got, want)
 		}
 	}
 	if _, ok := data["Message"].(views.Message); !ok {
-		t.Error("MessageText wrote to the message's data, which renders share")
+		t.Error("MsgText wrote to the message's data, which renders share")
 	}
 }
